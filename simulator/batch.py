@@ -1,0 +1,206 @@
+"""Batch runner shared by every game: chunks of game indices, parallel blocks, Parquet output.
+
+A run is a range of game indices cut into chunks; a chunk is cut into blocks that the game's
+parallel kernel plays at once. Rows are put back in game-index order, so the tables depend only
+on (rules, strategies, seed, count), never on threads, chunk or block sizes. A block that runs
+out of row space (games of unknown length) reports where it stopped and is simply continued.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+import simulator
+from simulator.errors import StrategyError, UsageError
+from simulator.progress import Progress
+from simulator.tables import to_frame, write_json_atomic, write_parquet_atomic
+
+
+@dataclass
+class RunSpec:
+    game: object  # the game adapter (simulator.games.<game>.GAME)
+    rules: dict
+    strategies: list[str]
+    seed: int
+    count: int
+    deals_mode: bool = False
+    threads: int | None = None
+    chunk_size: int | None = None
+    debug: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def git_commit() -> str | None:
+    try:
+        here = Path(__file__).resolve().parent
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
+                             text=True, timeout=5)
+        return out.stdout.strip() or None if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def plan_blocks(first: int, n: int, threads: int) -> tuple[np.ndarray, np.ndarray]:
+    nb = max(1, min(n, 16 * threads))
+    edges = first + (np.arange(nb + 1, dtype=np.int64) * n) // nb
+    return np.ascontiguousarray(edges[:-1]), np.ascontiguousarray(edges[1:])
+
+
+class Runner:
+    """Plays chunks of a prepared game; ``play_chunk`` returns typed deal and game tables."""
+
+    def __init__(self, spec: RunSpec):
+        self.spec = spec
+        g = spec.game
+        self.n_teams = g.n_teams(spec.rules)
+        self.defs, self.params, self.described = g.resolve_strategies(spec.strategies,
+                                                                      spec.rules)
+        self.ctx = g.prepare(spec.rules, self.defs, self.params)
+
+    def play_rows(self, first: int, n: int, threads: int):
+        """Kernel rows for games first..first+n-1, in game order: (deal_rows, game_rows)."""
+        g = self.spec.game
+        deals_mode = self.spec.deals_mode
+        starts, ends = plan_blocks(first, n, threads)
+        per_game = 1 if deals_mode else g.expected_deals(self.spec.rules)
+        pieces: dict[int, list[np.ndarray]] = {}
+        game_rows = np.zeros((n, g.game_ncols), np.int32)
+        pending = [(b, int(s), int(e)) for b, (s, e) in enumerate(zip(starts, ends)) if e > s]
+        while pending:
+            bs = np.array([p[1] for p in pending], np.int64)
+            be = np.array([p[2] for p in pending], np.int64)
+            cap = int(max(be - bs)) * per_game + 8
+            deal_rows, deal_n, gr, stopped, errs = g.run_blocks(
+                self.ctx, self.spec.seed, bs, be, cap, deals_mode, self.spec.debug)
+            self._raise_errors(errs)
+            base = int(bs[0])
+            nxt = []
+            for i, (b, s, e) in enumerate(pending):
+                rows = deal_rows[i * cap: i * cap + deal_n[i]].copy()
+                rows[:, 0] += base - first  # kernel offsets are relative to this call's first game
+                pieces.setdefault(b, []).append(rows)
+                done_to = e if stopped[i] < 0 else int(stopped[i])
+                game_rows[s - first: done_to - first] = gr[s - base: done_to - base]
+                if stopped[i] >= 0:
+                    nxt.append((b, int(stopped[i]), e))
+            pending = nxt
+            per_game *= 2
+        ordered = [p for b in sorted(pieces) for p in pieces[b]]
+        deal_rows = np.concatenate(ordered) if ordered else np.zeros((0, g.deal_ncols), np.int32)
+        return deal_rows, game_rows
+
+    def _raise_errors(self, errs: np.ndarray) -> None:
+        bad = np.nonzero(errs[:, 0])[0]
+        if len(bad) == 0:
+            return
+        kind, game, seat, team, value = (int(x) for x in errs[bad[0]])
+        msg = self.spec.game.describe_error(kind, game, seat, team, value, self.described)
+        if self.spec.game.is_invariant_error(kind):
+            raise AssertionError(msg)
+        raise StrategyError(msg)
+
+    def play_chunk(self, first: int, n: int, threads: int):
+        deal_rows, game_rows = self.play_rows(first, n, threads)
+        return self.spec.game.frames(deal_rows, game_rows, first, self.spec.deals_mode)
+
+
+def prepare_out_dir(out: Path) -> Path:
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a folder")
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"--out {out}: folder is not empty (choose a new folder)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    return out
+
+
+def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
+    """Play the run and write deals-*.parquet / games-*.parquet chunks, then run.json last."""
+    import numba
+
+    g = spec.game
+    threads = spec.threads or numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise UsageError(
+            f"--threads {threads}: allowed 1..{numba.config.NUMBA_NUM_THREADS} on this machine"
+        )
+    if spec.deals_mode and not g.supports_deals_mode:
+        raise UsageError(f"--deals is not available for {g.name} (use --games)")
+    runner = Runner(spec)  # validates strategies before anything is written
+    out = prepare_out_dir(out)
+    numba.set_num_threads(threads)
+    chunk = spec.chunk_size or g.default_chunk(spec.deals_mode)
+    unit = "deals" if spec.deals_mode else "games"
+    started = _dt.datetime.now(_dt.timezone.utc)
+    t0 = time.perf_counter()
+    files = []
+    n_deal_rows = 0
+    bar = Progress(spec.count, unit, enabled=progress)
+    pool = ThreadPoolExecutor(max_workers=1)
+    pending = None
+    try:
+        for k, first in enumerate(range(0, spec.count, chunk)):
+            n = min(chunk, spec.count - first)
+            deals, games = runner.play_chunk(first, n, threads)
+            n_deal_rows += deals.height
+            if pending is not None:
+                pending.result()
+            names = [f"deals-{k:06d}.parquet"] + ([] if games is None else [f"games-{k:06d}.parquet"])
+            pending = pool.submit(_write_chunk, out, names, deals, games)
+            files += names
+            bar.advance(n)
+        if pending is not None:
+            pending.result()
+    finally:
+        pool.shutdown(wait=True)
+        bar.close()
+    wall = time.perf_counter() - t0
+    info = {
+        "game": g.name,
+        "mode": unit,
+        unit: spec.count,
+        "deal_rows": n_deal_rows,
+        "seed": spec.seed,
+        "rules": spec.rules,
+        "strategies": runner.described,
+        "threads": threads,
+        "chunk_size": chunk,
+        "debug_invariants": spec.debug,
+        "package_version": simulator.__version__,
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "started_utc": started.isoformat(timespec="seconds"),
+        "wall_time_s": round(wall, 4),
+        "throughput": {f"{unit}_per_s": round(spec.count / wall, 1),
+                       "deal_rows_per_s": round(n_deal_rows / wall, 1)},
+        "files": files,
+        **spec.extra,
+    }
+    write_json_atomic(info, out / "run.json")
+    return info
+
+
+def _write_chunk(out: Path, names, deals, games) -> None:
+    write_parquet_atomic(deals, out / names[0])
+    if games is not None:
+        write_parquet_atomic(games, out / names[1])
+
+
+def default_out(game: str, unit: str, seed: int) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path(os.environ.get("CARDSIM_RESULTS", "results")) / f"{game}-{unit}-seed{seed}-{stamp}"

@@ -1,0 +1,179 @@
+"""`cardsim` command line: parses options and dispatches; all work happens elsewhere."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from simulator.errors import StrategyError, UsageError
+
+GAME_NAMES = ("fifty-six",)
+
+
+def _game(name: str):
+    from simulator.games import get_game
+
+    return get_game(name)
+
+
+def _rules(game, players, rule_opts):
+    overrides = list(rule_opts)
+    if players is not None:
+        overrides.insert(0, f"players={players}")
+    return game.rules.resolve(overrides)
+
+
+def _count(value, name):
+    if value is not None and value < 1:
+        raise UsageError(f"{name} {value}: must be a positive whole number")
+    return value
+
+
+def _seed(seed: int) -> int:
+    if not 0 <= seed < 2**64:
+        raise UsageError(f"--seed {seed}: allowed 0..2**64-1")
+    return seed
+
+
+game_arg = click.argument("game", metavar="GAME")
+common = [
+    click.option("--seed", type=int, default=0, show_default=True, help="run seed"),
+    click.option("--players", type=int, default=None, help="shortcut for --rule players=P"),
+    click.option("--rule", "rule_opts", multiple=True, metavar="KEY=VALUE",
+                 help="rule option (repeatable); see `cardsim rules GAME`"),
+    click.option("--strategy", "strategy_opts", multiple=True,
+                 metavar="TEAM=NAME[:k=v,...]",
+                 help="strategy of a team (repeatable); NAME alone sets every team"),
+]
+
+
+def with_common(f):
+    for opt in reversed(common):
+        f = opt(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardsim")
+def cli():
+    """Monte Carlo simulator for 56, Hand and Foot and Contract Rummy."""
+
+
+@cli.command()
+@game_arg
+@click.option("--games", type=int, default=None, help="play N whole games")
+@click.option("--deals", type=int, default=None,
+              help="play N independent deals, dealer rotating (56 bid statistics)")
+@with_common
+@click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
+@click.option("--chunk-size", type=int, default=None, help="games or deals per Parquet chunk")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="output folder (default results/<game>-<mode>-seed<S>-<time>)")
+@click.option("--debug-invariants", is_flag=True, help="check conservation invariants")
+@click.option("--quiet", is_flag=True, help="no progress bar or summary")
+def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+        debug_invariants, quiet):
+    """Simulate and write Parquet tables plus run.json."""
+    from simulator.batch import RunSpec, default_out, run as run_batch
+
+    g = _game(game)
+    if games is not None and deals is not None:
+        raise UsageError("give either --games or --deals, not both")
+    _count(games, "--games")
+    _count(deals, "--deals")
+    _count(threads, "--threads")
+    _count(chunk_size, "--chunk-size")
+    deals_mode = deals is not None
+    count = deals if deals_mode else (games if games is not None else 10_000)
+    rules = _rules(g, players, rule_opts)
+    spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
+                   threads=threads, chunk_size=chunk_size, debug=debug_invariants)
+    out = out or default_out(game, "deals" if deals_mode else "games", seed)
+    info = run_batch(spec, out, progress=False if quiet else None)
+    if not quiet:
+        unit = info["mode"]
+        click.echo(f"{info[unit]:,} {unit} ({info['deal_rows']:,} deal rows) in "
+                   f"{info['wall_time_s']:.2f} s = {info['throughput'][f'{unit}_per_s']:,.0f} "
+                   f"{unit}/s -> {out}")
+
+
+@cli.command()
+@game_arg
+@click.option("--game-index", type=int, required=True, help="game (or deal) number in the run")
+@click.option("--mode", type=click.Choice(["games", "deals"]), default="games",
+              show_default=True, help="the run mode the index belongs to")
+@with_common
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="JSON Lines file (default: standard output)")
+def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out):
+    """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
+    import json
+
+    from simulator.games.fifty_six.replay import play_one
+
+    g = _game(game)
+    if game_index < 0:
+        raise UsageError(f"--game-index {game_index}: must be 0 or more")
+    rules = _rules(g, players, rule_opts)
+    events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
+                            deals_mode=mode == "deals", debug=True)
+    lines = "".join(json.dumps(e) + "\n" for e in events)
+    if out is None:
+        sys.stdout.write(lines)
+    else:
+        try:
+            out.write_text(lines)
+        except OSError as e:
+            raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+
+
+@cli.command()
+@game_arg
+def rules(game):
+    """List every rule option with its default and allowed values."""
+    g = _game(game)
+    for name, default, allowed, doc in g.rules.listing():
+        click.echo(f"{name} = {default}\n    allowed: {allowed}\n    {doc}")
+
+
+@cli.command()
+@game_arg
+def strategies(game):
+    """List the built-in strategies and their parameters."""
+    g = _game(game)
+    for name, d in g.registry.items():
+        click.echo(f"{name}: {d.doc}")
+        for p in d.params:
+            click.echo(f"    {p.name} = {p.default:g}  ({p.doc})")
+
+
+@cli.command()
+@game_arg
+def schema(game):
+    """Print the outcome tables' columns as Markdown."""
+    from simulator.tables import schema_markdown
+
+    g = _game(game)
+    click.echo(schema_markdown("deals", g.deal_columns))
+    click.echo(schema_markdown("games", g.game_columns))
+
+
+def main(argv=None) -> None:
+    try:
+        cli.main(args=argv, standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("cardsim: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"cardsim: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except (UsageError, StrategyError) as e:
+        click.echo(f"cardsim: error: {e}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""One subpackage per game; GAMES maps CLI names to the module that holds the game's adapter."""
+from importlib import import_module
+
+from simulator.errors import UsageError
+
+GAMES = {
+    "fifty-six": "simulator.games.fifty_six",
+}
+
+
+def get_game(name: str):
+    if name not in GAMES:
+        raise UsageError(f"unknown game '{name}' (allowed: {', '.join(GAMES)})")
+    return import_module(GAMES[name]).GAME

@@ -1,0 +1,99 @@
+"""56: the game adapter the engine and CLI use (rules, strategies, kernel, tables, replay)."""
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.errors import UsageError
+from simulator.games.fifty_six import outcomes as O
+from simulator.games.fifty_six.rules import RULES, to_array
+from simulator.strategy import resolve_strategies as _resolve
+from simulator.tables import to_frame
+
+from simulator.games.fifty_six.view import DECISIONS
+
+
+class FiftySix:
+    name = "fifty-six"
+    rules = RULES
+    supports_deals_mode = True
+    deal_columns = O.DEAL_COLUMNS
+    game_columns = O.GAME_COLUMNS
+    deal_ncols = O.D_NCOLS
+    game_ncols = O.G_NCOLS
+
+    @property
+    def registry(self):
+        from strategies.fifty_six import REGISTRY
+
+        return REGISTRY
+
+    def n_teams(self, rules: dict) -> int:
+        return rules["players"] // 2 if rules["team_layout"] == "pairs" else 2
+
+    def resolve_strategies(self, specs, rules):
+        return _resolve(list(specs), self.registry, self.n_teams(rules))
+
+    def expected_deals(self, rules: dict) -> int:
+        return min(rules["max_deals"] or 32, 32)
+
+    def default_chunk(self, deals_mode: bool) -> int:
+        return 1_000_000 if deals_mode else 50_000
+
+    def prepare(self, rules: dict, defs, params):
+        from simulator.games.fifty_six.view import MAX_TEAMS
+
+        from strategies.fifty_six import BUILTIN_IDS
+
+        sids = np.full(MAX_TEAMS, -1, np.int64)
+        for t, d in enumerate(defs):
+            sids[t] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
+        fns = []
+        for decision in DECISIONS:
+            per_team = [d.decisions[decision] for d in defs]
+            per_team += [per_team[-1]] * (MAX_TEAMS - len(per_team))
+            fns.append(tuple(per_team))
+        padded = np.zeros((MAX_TEAMS, params.shape[1]), np.float64)
+        padded[: params.shape[0]] = params
+        return to_array(rules), sids, fns, np.ascontiguousarray(padded)
+
+    def run_blocks(self, ctx, seed, starts, ends, cap, deals_mode, debug):
+        from simulator.games.fifty_six.kernel import run_blocks
+
+        rules_arr, sids, (bid, play, reveal), params = ctx
+        nb = len(starts)
+        deal_rows = np.zeros((nb * cap, O.D_NCOLS), np.int32)
+        deal_n = np.zeros(nb, np.int64)
+        ngames = int(ends[-1] - starts[0])
+        game_rows = np.zeros((ngames, O.G_NCOLS), np.int32)
+        stopped = np.zeros(nb, np.int64)
+        errs = np.zeros((nb, 5), np.int64)
+        run_blocks(np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids, bid, play, reveal,
+                   params, starts, ends, cap, deal_rows, deal_n, game_rows, stopped, errs)
+        return deal_rows, deal_n, game_rows, stopped, errs
+
+    def frames(self, deal_rows, game_rows, first, deals_mode):
+        deals = to_frame(deal_rows, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
+        if deals_mode:
+            return deals, None
+        game_rows = game_rows.copy()
+        game_rows[:, O.G_GAME] = np.arange(len(game_rows), dtype=np.int32)
+        games = to_frame(game_rows, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
+        return deals, games
+
+    def is_invariant_error(self, kind: int) -> bool:
+        from simulator.games.fifty_six.kernel import INVARIANT
+
+        return kind == INVARIANT
+
+    def describe_error(self, kind, game, seat, team, value, described) -> str:
+        from simulator.games.fifty_six import kernel as K
+
+        if kind == K.INVARIANT:
+            return f"fifty-six: invariant violated in game {game} (cards or points not conserved)"
+        decision = {K.BAD_BID: "bid", K.BAD_PLAY: "play", K.BAD_REVEAL: "reveal"}.get(kind, "?")
+        name = described[team]["name"] if team < len(described) else "?"
+        return (f"strategy '{name}' (team {team}, seat {seat}) returned an illegal {decision} "
+                f"decision {value} in game {game}")
+
+
+GAME = FiftySix()

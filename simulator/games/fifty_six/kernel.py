@@ -1,0 +1,814 @@
+"""56 kernel: deal, auction, tricks and scoring of whole games or single deals, in Numba.
+
+``play_game`` is the one place a 56 game is played. The batch kernel ``run_blocks`` runs it
+over blocks of game indices in parallel and writes fixed-width int32 rows; the replay calls it
+for a single game with the event log switched on. Randomness: the shuffle of deal ``d`` of
+game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
+"""
+import numpy as np
+from numba import njit, prange, types
+
+from simulator import rng as R
+from simulator.nrt import borrow, keep_alive
+from simulator.games.fifty_six import outcomes as O
+from simulator.games.fifty_six import rules as RU
+from simulator.games.fifty_six import view as V
+from simulator.games.fifty_six.view import (
+    DOUBLE, L_DOUBLE, L_LAST_TRUMP, L_LAST_VALUE, L_MAX, L_MIN, L_OPENING, L_PASS, L_REDOUBLE,
+    L_THANI, NO_TRUMPS, PASS, POINTS, REDOUBLE, STRENGTH, TRUMP_HIDDEN,
+)
+from simulator.cards import deck as _deck
+from strategies.fifty_six import builtin_decision
+
+SUIT = np.array([c // 13 for c in range(53)], np.int8)
+DECK_48 = _deck(V.RANKS_4_6, copies=2)
+DECK_64 = _deck(V.RANKS_8, copies=2)
+
+# kernel status codes (also the error kinds reported to Python)
+OK, ROWS_FULL, BAD_BID, BAD_PLAY, BAD_REVEAL, INVARIANT, LOG_FULL = range(7)
+
+# replay event kinds; every event is a row of LOG_W int32: kind, then fields
+(EV_GAME, EV_DEAL, EV_REDEAL, EV_HAND, EV_CALL, EV_CONTRACT, EV_REVEAL, EV_PLAY, EV_TRICK,
+ EV_SCORE, EV_GAME_END) = range(11)
+LOG_W = 20
+
+FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
+
+
+@njit(cache=True)
+def _emit(log, kind, a, b, c, d, e, f):
+    """Append one event; log[0, 0] holds the number of rows used (row 0 is the header)."""
+    i = log[0, 0] + 1
+    if i >= log.shape[0]:
+        log[0, 1] = 1  # overflow flag
+        return
+    log[0, 0] = i
+    log[i, 0] = kind
+    log[i, 1] = a
+    log[i, 2] = b
+    log[i, 3] = c
+    log[i, 4] = d
+    log[i, 5] = e
+    log[i, 6] = f
+
+
+@njit(cache=True)
+def _emit_hand(log, seat, hand, n):
+    i = log[0, 0] + 1
+    if i >= log.shape[0]:
+        log[0, 1] = 1
+        return
+    log[0, 0] = i
+    log[i, 0] = EV_HAND
+    log[i, 1] = seat
+    log[i, 2] = n
+    for k in range(n):
+        log[i, 3 + k] = hand[k]
+
+
+@njit(cache=True)
+def new_state(nparams):
+    """Scratch arrays for one game, allocated once per block of games.
+
+    Returns (owners, state): ``state`` holds unowned views (simulator.nrt.borrow) of the
+    arrays in ``owners``, which the caller keeps alive while it plays.
+    """
+    hands = np.zeros((V.MAX_SEATS, 16), np.int8)
+    hand_n = np.zeros(V.MAX_SEATS, np.int64)
+    deck = np.zeros(64, np.int8)
+    public = np.zeros(V.PB_LEN, np.int16)
+    private = np.zeros((V.MAX_SEATS, V.PV_LEN), np.int16)
+    legal = np.zeros(16, np.int8)
+    rngs = np.zeros((V.MAX_SEATS + 1, 2), np.uint64)  # one per seat + the deal stream
+    feats = np.zeros((V.MAX_SEATS, 8), np.int32)  # jacks, nines, points, suit counts x4
+    order = np.zeros(V.MAX_SEATS, np.int64)
+    tables = np.zeros(V.MAX_TEAMS, np.int64)
+    params = np.zeros((V.MAX_TEAMS, nparams), np.float64)  # filled by the caller
+    owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params)
+    state = (borrow(hands), borrow(hand_n), borrow(deck), borrow(public), borrow(private),
+             borrow(legal), borrow(rngs), borrow(feats), borrow(order), borrow(tables),
+             borrow(params))
+    return owners, state
+
+
+@njit(cache=True, inline="always")
+def _decide(kind, sids, fns, team, seat, hands, hand_n, public, private, legal, params, rngs):
+    """Ask team ``team``'s strategy for decision ``kind``: a built-in (sids[team] >= 0) is
+    called directly, a plug-in through its function pointer. The rows passed are unowned views
+    (see simulator.nrt), so passing them costs nothing."""
+    sid = sids[team]
+    if sid >= 0:
+        return builtin_decision(kind, sid, hands[seat], hand_n[seat], public, private[seat],
+                                legal, params[team], rngs[seat])
+    return fns[team](hands[seat], hand_n[seat], public, private[seat], legal, params[team],
+                     rngs[seat])
+
+
+@njit(cache=True)
+def trick_winner(cards, n, trump):
+    """Index of the winning card among cards[:n] (in play order); ``trump`` is the suit that
+    counts as trumps, or -1. The highest trump wins, else the highest card of the led suit; of
+    identical cards the one played first wins (only a strictly stronger card takes over)."""
+    best = 0
+    for j in range(1, n):
+        c = cards[j]
+        b = cards[best]
+        cs = SUIT[c]
+        bs = SUIT[b]
+        if (cs == bs and STRENGTH[c] > STRENGTH[b]) or (cs == trump and bs != trump):
+            best = j
+    return best
+
+
+@njit(cache=True)
+def deal_stake(rules, value, thani, made, level):
+    """Tables per paying/receiving team: payout band x double level (thani: bid 56 + extra)."""
+    if thani:
+        base = rules[RU.R_PAY_WIN + 56] if made else rules[RU.R_PAY_LOSE + 56]
+        base += rules[RU.R_THANI_EXTRA]
+    else:
+        base = rules[RU.R_PAY_WIN + value] if made else rules[RU.R_PAY_LOSE + value]
+    return base * level
+
+
+@njit(cache=True)
+def settle(tables, nteams, cteam, made, stake):
+    """Move ``stake`` tables between the contract team and each other team still in the game
+    (to it if made, from it if not), never more than the payer has; returns tables moved.
+    When a losing team cannot pay everyone, teams are paid in seat order after it."""
+    moved = 0
+    for k in range(1, nteams):
+        o = (cteam + k) % nteams
+        if tables[o] <= 0:
+            continue
+        if made:
+            amt = min(stake, tables[o])
+            tables[o] -= amt
+            tables[cteam] += amt
+        else:
+            amt = min(stake, tables[cteam])
+            tables[cteam] -= amt
+            tables[o] += amt
+        moved += amt
+    return moved
+
+
+@njit(cache=True)
+def _features(hands, hand_n, seat, feats):
+    for k in range(8):
+        feats[seat, k] = 0
+    for i in range(hand_n[seat]):
+        c = hands[seat, i]
+        st = STRENGTH[c]
+        if st == 7:
+            feats[seat, 0] += 1
+        elif st == 6:
+            feats[seat, 1] += 1
+        feats[seat, 2] += POINTS[c]
+        feats[seat, 3 + c // 13] += 1
+
+
+@njit(cache=True)
+def _weak(public, feats, nteams):
+    """redeal_weak_hands: some hand has no card points, or some team holds no jack."""
+    team_jacks = np.zeros(V.MAX_TEAMS, np.int64)
+    for s in range(public[V.PB_SEATS]):
+        if public[V.PB_ACTIVE + s] == 1:
+            if feats[s, 2] == 0:
+                return True
+            team_jacks[public[V.PB_TEAM_OF + s]] += feats[s, 0]
+    for t in range(nteams):
+        if team_jacks[t] == 0:
+            for s in range(public[V.PB_SEATS]):
+                if public[V.PB_ACTIVE + s] == 1 and public[V.PB_TEAM_OF + s] == t:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _remove(hands, hand_n, seat, idx):
+    n = hand_n[seat] - 1
+    c = hands[seat, idx]
+    for k in range(idx, n):  # keep order: a hand reads the same in every log line
+        hands[seat, k] = hands[seat, k + 1]
+    hands[seat, n] = 0
+    hand_n[seat] = n
+    return c
+
+
+@njit(cache=True)
+def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
+              row_out, log, log_on, debug, preset):
+    """Deal, bid, play and score one deal on the tables in ``st``; fill ``row_out``.
+
+    Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
+    returned value) for the message.
+    """
+    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params = st
+    seats = public[V.PB_SEATS]
+    nteams = public[V.PB_NTEAMS]
+    step = -1 if rules[RU.R_SHEET_ORDER] else 1
+
+    # seats in turn order, starting at the dealer's right (next active seat after the dealer)
+    n_act = 0
+    for s in range(seats):
+        n_act += public[V.PB_ACTIVE + s]
+    first = (dealer + 1) % seats
+    while public[V.PB_ACTIVE + first] == 0:
+        first = (first + 1) % seats
+    order[0] = first
+    for k in range(1, n_act):
+        s = (order[k - 1] + step) % seats
+        while public[V.PB_ACTIVE + s] == 0:
+            s = (s + step) % seats
+        order[k] = s
+    hsize = 12 if n_act == 4 else 8
+    ncards = n_act * hsize
+    template = DECK_64 if ncards == 64 else DECK_48
+
+    # deal (and redeal weak hands with the same dealer)
+    dr = rngs[V.MAX_SEATS]
+    R.substream(dr, seed_key, R.SUB_DEAL, d)
+    redeals = 0
+    while True:
+        if preset.shape[0] == ncards and d == 0 and redeals == 0:
+            for i in range(ncards):  # a hand-made position (tests, replays of given hands)
+                deck[i] = preset[i]
+        else:
+            for i in range(ncards):
+                deck[i] = template[i]
+            R.shuffle(dr, deck, ncards)
+        for k in range(n_act):
+            s = order[k]
+            for i in range(hsize):
+                hands[s, i] = deck[k * hsize + i]
+            hand_n[s] = hsize
+            _features(hands, hand_n, s, feats)
+        if rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000 or not _weak(public, feats, nteams):
+            break
+        if log_on:
+            _emit(log, EV_REDEAL, d, redeals, 0, 0, 0, 0)
+            for k in range(n_act):
+                _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
+        redeals += 1
+
+    # reset the public record of the deal
+    public[V.PB_ACTIVE_N] = n_act
+    public[V.PB_DEALER] = dealer
+    public[V.PB_FIRST] = first
+    public[V.PB_STEP] = step
+    public[V.PB_PHASE] = 0
+    public[V.PB_HIGH_VALUE] = 0
+    public[V.PB_HIGH_TRUMP] = -1
+    public[V.PB_HIGH_FORM] = -1
+    public[V.PB_HIGH_BIDDER] = -1
+    public[V.PB_LEVEL] = 1
+    public[V.PB_DOUBLER] = -1
+    public[V.PB_PASSES] = 0
+    public[V.PB_NCALLS] = 0
+    public[V.PB_BIDDER] = -1
+    public[V.PB_CONTRACT_TEAM] = -1
+    public[V.PB_BID] = 0
+    public[V.PB_TRUMP] = -1
+    public[V.PB_THANI] = 0
+    public[V.PB_TRICK] = 0
+    public[V.PB_TRICK_N] = 0
+    public[V.PB_LEADER] = -1
+    public[V.PB_LED_SUIT] = -1
+    public[V.PB_TRUMP_BROKEN] = 0
+    public[V.PB_REVEALED_BY] = -1
+    public[V.PB_DEAL_INDEX] = d
+    for t in range(V.MAX_TEAMS):
+        public[V.PB_TEAM_POINTS + t] = 0
+        public[V.PB_TABLES + t] = tables[t]
+    for c in range(53):
+        public[V.PB_PLAYED + c] = 0
+    for s in range(V.MAX_SEATS):
+        public[V.PB_HAND_N + s] = hand_n[s] if (s < seats and public[V.PB_ACTIVE + s]) else 0
+        private[s, V.PV_TRUMP] = -1
+        private[s, V.PV_MY_BID_TRUMP] = -1
+        private[s, V.PV_SITS_OUT] = 0
+    if log_on:
+        _emit(log, EV_DEAL, d, dealer, n_act, redeals, first, step)
+        for k in range(n_act):
+            _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
+
+    hidden = rules[RU.R_HIDDEN_TRUMP] == 1
+    min_bid = rules[RU.R_MIN_BID]
+    max_bid = rules[RU.R_MAX_BID]
+    thani_on = rules[RU.R_THANI] == 1
+
+    # ---- auction
+    pos = 0
+    passes = 0
+    high_v = 0
+    high_t = -1  # real trump of the highest bid
+    high_f = -1
+    high_b = -1
+    level = 1
+    ncalls = 0
+    nbids = 0
+    open_seat = -1
+    open_value = 0
+    while True:
+        seat = order[pos]
+        team = public[V.PB_TEAM_OF + seat]
+        opening = high_v == 0
+        redoubled_ok = level == 2 and public[V.PB_TEAM_OF + high_b] == team
+        legal[L_PASS] = 1
+        legal[L_DOUBLE] = 1 if (high_v > 0 and level == 1
+                                and public[V.PB_TEAM_OF + high_b] != team) else 0
+        legal[L_REDOUBLE] = 1 if redoubled_ok else 0
+        can_bid = level == 1 or rules[RU.R_BID_OVER_DOUBLE] == 1
+        lo = min_bid if opening else max(min_bid, high_v + 1)
+        legal[L_MIN] = lo if (can_bid and lo <= max_bid) else 0
+        legal[L_MAX] = max_bid
+        legal[L_THANI] = 1 if (thani_on and can_bid and high_v <= max_bid) else 0
+        legal[L_OPENING] = 1 if opening else 0
+        legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
+        legal[L_LAST_VALUE] = high_v
+        raw = _decide(V.BID, sids, bid_fns, team, seat, hands, hand_n, public, private, legal,
+                      params, rngs)
+        call = V.bid_is_valid(raw, legal, high_t)
+        if call < 0:
+            row_out[0] = seat
+            row_out[1] = team
+            row_out[2] = raw
+            return BAD_BID
+        seen = call
+        if call >= 64:
+            ct = V.call_trump(call)
+            if hidden and ct != NO_TRUMPS:
+                seen = V.bid_code(V.call_value(call), TRUMP_HIDDEN, V.call_form(call))
+            private[seat, V.PV_MY_BID_TRUMP] = ct
+        if ncalls < V.MAX_CALLS:
+            public[V.PB_CALLS + 2 * ncalls] = seat
+            public[V.PB_CALLS + 2 * ncalls + 1] = seen
+        ncalls += 1
+        public[V.PB_NCALLS] = min(ncalls, V.MAX_CALLS)
+        if log_on:
+            _emit(log, EV_CALL, seat, call, seen, 0, 0, 0)
+        done = False
+        if call == PASS:
+            passes += 1
+            if (high_v == 0 and passes == n_act) or (high_v > 0 and passes == n_act - 1):
+                done = True
+        elif call == DOUBLE:
+            level = 2
+            public[V.PB_DOUBLER] = seat
+            passes = 0
+        elif call == REDOUBLE:
+            level = 4
+            done = True
+        else:
+            high_v = V.call_value(call)
+            high_t = V.call_trump(call)
+            high_f = V.call_form(call)
+            high_b = seat
+            level = 1
+            public[V.PB_DOUBLER] = -1
+            passes = 0
+            nbids += 1
+            if open_seat < 0:
+                open_seat = seat
+                open_value = high_v
+            public[V.PB_HIGH_VALUE] = high_v
+            public[V.PB_HIGH_TRUMP] = V.call_trump(seen)
+            public[V.PB_HIGH_FORM] = high_f
+            public[V.PB_HIGH_BIDDER] = high_b
+        public[V.PB_LEVEL] = level
+        public[V.PB_PASSES] = passes
+        if done:
+            break
+        pos = (pos + 1) % n_act
+
+    # ---- contract
+    if high_v == 0:
+        bidder = -1
+        cteam = public[V.PB_TEAM_OF + first]
+        value = rules[RU.R_ALL_PASS_BID]
+        trump = NO_TRUMPS
+        form = V.F_ALL_PASS
+    else:
+        bidder = high_b
+        cteam = public[V.PB_TEAM_OF + bidder]
+        value = high_v
+        trump = high_t
+        form = high_f
+    thani = form == V.F_THANI
+    public[V.PB_PHASE] = 1
+    public[V.PB_BIDDER] = bidder
+    public[V.PB_CONTRACT_TEAM] = cteam
+    public[V.PB_BID] = value
+    public[V.PB_THANI] = 1 if thani else 0
+    trump_shown = not (hidden and trump != NO_TRUMPS and bidder >= 0)
+    public[V.PB_TRUMP] = trump if trump_shown else TRUMP_HIDDEN
+    for s in range(seats):
+        private[s, V.PV_TRUMP] = trump if (trump_shown or s == bidder) else TRUMP_HIDDEN
+        if thani and s != bidder and public[V.PB_TEAM_OF + s] == cteam:
+            private[s, V.PV_SITS_OUT] = 1
+    if log_on:
+        _emit(log, EV_CONTRACT, bidder, cteam, value, trump, form, level)
+
+    # ---- play
+    leader_pos = 0
+    while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
+        leader_pos += 1
+    no_trump_lead = rules[RU.R_NO_TRUMP_LEAD] == 1 and trump < 4
+    reveal_trick = -1
+    tricks_won = 0
+    nplays = 0
+    for t in range(hsize):
+        public[V.PB_TRICK] = t
+        public[V.PB_TRICK_N] = 0
+        public[V.PB_LEADER] = order[leader_pos]
+        public[V.PB_LED_SUIT] = -1
+        led = -1
+        tpts = 0
+        ntr = 0
+        for k in range(n_act):
+            p = leader_pos + k
+            seat = order[p - n_act if p >= n_act else p]
+            if private[seat, V.PV_SITS_OUT] == 1:
+                continue
+            team = public[V.PB_TEAM_OF + seat]
+            n = hand_n[seat]
+            nlegal = 0
+            if led < 0:
+                knows = trump_shown or seat == bidder or reveal_trick >= 0
+                restrict = False
+                if no_trump_lead and knows and public[V.PB_TRUMP_BROKEN] == 0:
+                    for i in range(n):
+                        if SUIT[hands[seat, i]] != trump:
+                            restrict = True
+                            break
+                for i in range(n):
+                    ok = not (restrict and SUIT[hands[seat, i]] == trump)
+                    legal[i] = 1 if ok else 0
+                    nlegal += legal[i]
+            else:
+                for i in range(n):
+                    f = 1 if SUIT[hands[seat, i]] == led else 0
+                    legal[i] = f
+                    nlegal += f
+                if nlegal == 0:
+                    for i in range(n):
+                        legal[i] = 1
+                    nlegal = n
+                    if (not trump_shown) and reveal_trick < 0:
+                        ask = _decide(V.REVEAL, sids, reveal_fns, team, seat, hands, hand_n,
+                                      public, private, legal, params, rngs)
+                        if ask != 0 and ask != 1:
+                            row_out[0] = seat
+                            row_out[1] = team
+                            row_out[2] = ask
+                            return BAD_REVEAL
+                        if ask == 1:
+                            reveal_trick = t
+                            public[V.PB_TRUMP] = trump
+                            public[V.PB_REVEALED_BY] = seat
+                            for s in range(seats):
+                                private[s, V.PV_TRUMP] = trump
+                            if log_on:
+                                _emit(log, EV_REVEAL, seat, trump, t, 0, 0, 0)
+                            if trump < 4:  # the asker must trump if able
+                                nt = 0
+                                for i in range(n):
+                                    f = 1 if SUIT[hands[seat, i]] == trump else 0
+                                    legal[i] = f
+                                    nt += f
+                                if nt > 0:
+                                    nlegal = nt
+                                else:
+                                    for i in range(n):
+                                        legal[i] = 1
+            if nlegal == 1:
+                idx = 0
+                while legal[idx] == 0:
+                    idx += 1
+            else:
+                idx = _decide(V.PLAY, sids, play_fns, team, seat, hands, hand_n, public, private,
+                              legal, params, rngs)
+                if idx < 0 or idx >= n or legal[idx] == 0:
+                    row_out[0] = seat
+                    row_out[1] = team
+                    row_out[2] = idx
+                    return BAD_PLAY
+            card = _remove(hands, hand_n, seat, idx)
+            public[V.PB_HAND_N + seat] = hand_n[seat]
+            public[V.PB_TRICK_SEATS + ntr] = seat
+            public[V.PB_TRICK_CARDS + ntr] = card
+            ntr += 1
+            public[V.PB_TRICK_N] = ntr
+            public[V.PB_PLAYED + card] += 1
+            if nplays < 64:
+                public[V.PB_PLAYS + 2 * nplays] = seat
+                public[V.PB_PLAYS + 2 * nplays + 1] = card
+            nplays += 1
+            cs = SUIT[card]
+            if cs == trump:
+                public[V.PB_TRUMP_BROKEN] = 1
+            tpts += POINTS[card]
+            if log_on:
+                _emit(log, EV_PLAY, seat, card, t, 0, 0, 0)
+            if led < 0:
+                led = cs
+                public[V.PB_LED_SUIT] = led
+        # trumps count once shown (also those played earlier in the trick that shows them)
+        tr = trump if (trump < 4 and (trump_shown or reveal_trick >= 0)) else -1
+        best_seat = public[V.PB_TRICK_SEATS + trick_winner(public[V.PB_TRICK_CARDS:], ntr, tr)]
+        wteam = public[V.PB_TEAM_OF + best_seat]
+        public[V.PB_TEAM_POINTS + wteam] += tpts
+        public[V.PB_TRICK_WINNERS + t] = best_seat
+        if wteam == cteam:
+            tricks_won += 1
+        if log_on:
+            _emit(log, EV_TRICK, t, best_seat, tpts, 0, 0, 0)
+        for j in range(n_act):
+            if order[j] == best_seat:
+                leader_pos = j
+
+    # ---- score
+    bpts = public[V.PB_TEAM_POINTS + cteam]
+    opts = 0
+    for tm in range(nteams):
+        if tm != cteam:
+            opts += public[V.PB_TEAM_POINTS + tm]
+    if thani:
+        made = tricks_won == hsize
+    else:
+        made = bpts >= value
+    stake = deal_stake(rules, value, thani, made, level)
+    moved = settle(tables, nteams, cteam, made, stake)
+    public[V.PB_PHASE] = 2
+
+    if debug:
+        # every card of the deck is in a trick or in a hand sitting out, and 56 points in all
+        idle = 0
+        for s in range(seats):
+            if private[s, V.PV_SITS_OUT] == 1:
+                for i in range(hand_n[s]):
+                    idle += POINTS[hands[s, i]]
+                    public[V.PB_PLAYED + hands[s, i]] += 1
+            elif public[V.PB_ACTIVE + s] == 1 and hand_n[s] != 0:
+                return INVARIANT
+        total = 0
+        for tm in range(nteams):
+            total += public[V.PB_TEAM_POINTS + tm]
+        if total + idle != 56:
+            return INVARIANT
+        seen_cards = 0
+        for c in range(53):
+            seen_cards += public[V.PB_PLAYED + c]
+        if seen_cards != ncards:
+            return INVARIANT
+        for i in range(ncards):
+            if public[V.PB_PLAYED + template[i]] != 2:
+                return INVARIANT
+
+    if log_on:
+        _emit(log, EV_SCORE, 1 if made else 0, bpts, opts, stake, moved, tricks_won)
+        i = log[0, 0]
+        for tm in range(V.MAX_TEAMS):
+            log[i, 7 + tm] = tables[tm]
+
+    # ---- row
+    row_out[O.D_DEAL] = d
+    row_out[O.D_PLAYERS] = n_act
+    row_out[O.D_DEALER] = dealer
+    row_out[O.D_BIDDER] = bidder
+    row_out[O.D_BID] = value
+    row_out[O.D_TRUMP] = trump
+    row_out[O.D_FORM] = form
+    row_out[O.D_LEVEL] = level
+    row_out[O.D_TEAM] = cteam
+    row_out[O.D_TEAM_POINTS] = bpts
+    row_out[O.D_OPP_POINTS] = opts
+    row_out[O.D_MADE] = 1 if made else 0
+    row_out[O.D_STAKE] = stake
+    row_out[O.D_MOVED] = moved
+    bpos = -1
+    for k in range(n_act):
+        if order[k] == bidder:
+            bpos = k
+    row_out[O.D_BIDDER_POS] = bpos
+    row_out[O.D_CALLS] = ncalls
+    row_out[O.D_BIDS] = nbids
+    row_out[O.D_OPENER] = open_seat
+    row_out[O.D_OPEN_BID] = open_value
+    row_out[O.D_REDEALS] = redeals
+    row_out[O.D_THANI] = 1 if thani else 0
+    row_out[O.D_REVEAL_TRICK] = reveal_trick
+    row_out[O.D_TRICKS_WON] = tricks_won
+    if bidder >= 0:
+        row_out[O.D_BJ] = feats[bidder, 0]
+        row_out[O.D_BN] = feats[bidder, 1]
+        row_out[O.D_BT] = feats[bidder, 3 + trump] if trump < 4 else 0
+        row_out[O.D_BP] = feats[bidder, 2]
+    else:
+        row_out[O.D_BJ] = -1
+        row_out[O.D_BN] = -1
+        row_out[O.D_BT] = -1
+        row_out[O.D_BP] = -1
+    tj = 0
+    tt = 0
+    tp = 0
+    for s in range(seats):
+        if public[V.PB_ACTIVE + s] == 1 and public[V.PB_TEAM_OF + s] == cteam:
+            tj += feats[s, 0]
+            tp += feats[s, 2]
+            if trump < 4:
+                tt += feats[s, 3 + trump]
+    row_out[O.D_TJ] = tj
+    row_out[O.D_TT] = tt
+    row_out[O.D_TP] = tp
+    for tm in range(V.MAX_TEAMS):
+        row_out[O.D_TABLES0 + tm] = tables[tm] if tm < nteams else -1
+    return OK
+
+
+@njit(cache=True)
+def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+              st, deal_rows, row, row_end, game_row, log, log_on, debug, preset):
+    """Play game ``game_index`` (whole game, or in deals mode one deal with dealer
+    ``game_index % players``). Deal rows go to deal_rows[row:row_end].
+
+    Returns (status, rows written, error detail row index)."""
+    seats = rules[RU.R_PLAYERS]
+    public = st[3]
+    private = st[4]
+    rngs = st[6]
+    tables = st[9]
+    pairs = rules[RU.R_PAIRS] == 1
+    nteams = seats // 2 if pairs else 2
+    public[V.PB_SEATS] = seats
+    public[V.PB_NTEAMS] = nteams
+    public[V.PB_MIN_BID] = rules[RU.R_MIN_BID]
+    public[V.PB_MAX_BID] = rules[RU.R_MAX_BID]
+    public[V.PB_RULE_THANI] = rules[RU.R_THANI]
+    public[V.PB_RULE_HIDDEN] = rules[RU.R_HIDDEN_TRUMP]
+    public[V.PB_RULE_NO_TRUMP_LEAD] = rules[RU.R_NO_TRUMP_LEAD]
+    for s in range(V.MAX_SEATS):
+        public[V.PB_TEAM_OF + s] = s % nteams if s < seats else -1
+        public[V.PB_ACTIVE + s] = 1 if s < seats else 0
+        private[s, V.PV_SEAT] = s
+        private[s, V.PV_TEAM] = s % nteams
+    for s in range(seats):
+        R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
+    for tm in range(V.MAX_TEAMS):
+        tables[tm] = rules[RU.R_START_TABLES] if tm < nteams else 0
+
+    if deals_mode:
+        dealer = game_index % seats
+    else:
+        R.substream(rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
+        dealer = R.below(rngs[V.MAX_SEATS], seats)
+    if log_on:
+        _emit(log, EV_GAME, game_index, seats, nteams, dealer, 1 if deals_mode else 0,
+              rules[RU.R_START_TABLES])
+
+    max_deals = rules[RU.R_MAX_DEALS]
+    d = 0
+    capped = 0
+    while True:
+        if row >= row_end:
+            return ROWS_FULL, d
+        r = deal_rows[row]
+        r[O.D_GAME] = 0
+        status = play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
+                           r, log, log_on, debug, preset)
+        if status != OK:
+            return status, d
+        if log_on and log[0, 1] != 0:
+            return LOG_FULL, d
+        row += 1
+        d += 1
+        if deals_mode:
+            break
+        # teams without tables leave (pairs); the game ends when one team is left
+        alive = 0
+        for tm in range(nteams):
+            if tables[tm] > 0:
+                alive += 1
+        if alive <= 1:
+            break
+        if pairs:
+            for s in range(seats):
+                if tables[s % nteams] <= 0:
+                    public[V.PB_ACTIVE + s] = 0
+        if max_deals > 0 and d >= max_deals:
+            capped = 1
+            break
+        dealer = (dealer + 1) % seats
+        while public[V.PB_ACTIVE + dealer] == 0:
+            dealer = (dealer + 1) % seats
+
+    if debug:
+        total = 0
+        for tm in range(nteams):
+            total += tables[tm]
+        if total != nteams * rules[RU.R_START_TABLES]:
+            return INVARIANT, d
+    winner = -1
+    best = -1
+    for tm in range(nteams):
+        if tables[tm] > best:
+            best = tables[tm]
+            winner = tm
+        elif tables[tm] == best:
+            winner = -1  # a tie (only possible when capped)
+    game_row[O.G_DEALS] = d
+    game_row[O.G_WINNER] = winner
+    game_row[O.G_CAPPED] = capped
+    game_row[O.G_PLAYERS] = seats
+    game_row[O.G_NTEAMS] = nteams
+    for tm in range(V.MAX_TEAMS):
+        game_row[O.G_TABLES0 + tm] = tables[tm] if tm < nteams else -1
+    if log_on:
+        _emit(log, EV_GAME_END, winner, capped, d, 0, 0, 0)
+        i = log[0, 0]
+        for tm in range(V.MAX_TEAMS):
+            log[i, 7 + tm] = tables[tm]
+    return OK, d
+
+
+_BLOCK_SIG = types.void(
+    types.uint64, types.int64[::1], types.boolean, types.boolean, types.int64[::1],
+    FNS, FNS, FNS, types.float64[:, ::1],
+    types.int64[::1], types.int64[::1], types.int64,
+    types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
+    types.int64[:, ::1],
+)
+
+
+@njit(_BLOCK_SIG, cache=True, parallel=True)
+def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
+               starts, ends, cap, deal_rows, deal_n, game_rows, stopped, errs):
+    """Play games starts[b]..ends[b]-1 for every block b in parallel.
+
+    Block b writes its deal rows to deal_rows[b*cap : b*cap + deal_n[b]] and one game row per
+    game to game_rows[g - starts[0]]. If its rows run out, stopped[b] is the first game not
+    played (else -1), so the caller can continue it. errs[b] = (kind, game, seat, team, value)
+    for the first error, kind 0 if none.
+    """
+    nb = starts.shape[0]
+    g0 = starts[0]
+    log = np.zeros((1, LOG_W), np.int32)
+    no_preset = np.zeros(0, np.int8)
+    for b in prange(nb):
+        owners, st = new_state(params.shape[1])
+        owners[-1][:, :] = params
+        row = b * cap
+        row_end = row + cap
+        stopped[b] = -1
+        for g in range(starts[b], ends[b]):
+            key = R.game_key(seed, g)
+            status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+                                   st, deal_rows, row, row_end, game_rows[g - g0],
+                                   log, False, debug, no_preset)
+            if status == ROWS_FULL:
+                stopped[b] = g
+                break
+            if status != OK:
+                errs[b, 0] = status
+                errs[b, 1] = g
+                if status != INVARIANT:
+                    r = deal_rows[row + nd]
+                    errs[b, 2] = r[0]
+                    errs[b, 3] = r[1]
+                    errs[b, 4] = r[2]
+                stopped[b] = g
+                break
+            for k in range(nd):
+                deal_rows[row + k, O.D_GAME] = g - g0
+            row += nd
+        deal_n[b] = row - b * cap
+        keep_alive(owners)
+
+
+_REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
+    types.uint64, types.int64, types.boolean, types.int64[::1], types.int64[::1], FNS, FNS, FNS,
+    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1],
+)
+
+
+@njit(_REPLAY_SIG, cache=True)
+def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns, params,
+                log, debug, preset):
+    """One game with the event log on (the same play_game as the batch kernel)."""
+    owners, st = new_state(params.shape[1])
+    owners[-1][:, :] = params
+    if deals_mode:
+        cap = 1
+    elif rules[RU.R_MAX_DEALS] > 0:
+        cap = rules[RU.R_MAX_DEALS]
+    else:
+        cap = 20_000
+    deal_rows = np.zeros((cap, O.D_NCOLS), np.int32)
+    game_row = np.zeros(O.G_NCOLS, np.int32)
+    key = R.game_key(seed, game_index)
+    status, nd = play_game(key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+                           st, deal_rows, 0, cap, game_row, log, True, debug, preset)
+    keep_alive(owners)
+    end = nd + 1 if (status != OK and status != ROWS_FULL and nd < cap) else nd
+    return status, deal_rows[:end].copy(), game_row

@@ -1,0 +1,121 @@
+"""One 56 game as an event log (JSON Lines), played by the same kernel as the tables.
+
+Format (docs/replay.md has the full description): one JSON object per line, ``event`` first.
+``game`` (header: seed, index, rules, strategies), then per deal ``redeal`` (cancelled hands,
+if any), ``deal`` (every starting hand), ``call`` per call, ``contract``, ``reveal`` (hidden
+trump shown), ``play`` per card, ``trick`` per trick, ``score``; finally ``game_end``.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from simulator.cards import name as card_name
+from simulator.errors import StrategyError
+from simulator.games.fifty_six import kernel as K
+from simulator.games.fifty_six.view import (
+    DOUBLE, FORM_NAMES, PASS, REDOUBLE, TRUMP_HIDDEN, TRUMP_NAMES, call_form, call_trump,
+    call_value,
+)
+
+
+def _trump(t: int) -> str | None:
+    if t == TRUMP_HIDDEN:
+        return "hidden"
+    return TRUMP_NAMES[t] if 0 <= t < len(TRUMP_NAMES) else None
+
+
+def _call(code: int) -> dict:
+    if code == PASS:
+        return {"call": "pass"}
+    if code == DOUBLE:
+        return {"call": "double"}
+    if code == REDOUBLE:
+        return {"call": "redouble"}
+    return {"call": "bid", "value": call_value(code), "trump": _trump(call_trump(code)),
+            "form": FORM_NAMES[call_form(code)]}
+
+
+def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
+             deals_mode: bool = False, preset_deck=None, debug: bool = True):
+    """Play one game with logging on. Returns (events, deal_rows, game_row).
+
+    ``preset_deck`` (card codes, dealt in blocks of a hand each starting at the dealer's right)
+    replaces the shuffle of the first deal: a hand-made position.
+    """
+    defs, params, described = game.resolve_strategies(strategies, rules)
+    rules_arr, sids, (bid, play, reveal), params_p = game.prepare(rules, defs, params)
+    preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
+    rows = 4096
+    while True:
+        log = np.zeros((rows, K.LOG_W), np.int32)
+        status, deal_rows, game_row = K.replay_game(
+            np.uint64(seed), game_index, deals_mode, rules_arr, sids, bid, play, reveal,
+            params_p, log, debug, preset)
+        if status != K.LOG_FULL:
+            break
+        rows *= 8
+    if status != K.OK:
+        r = deal_rows[-1] if len(deal_rows) else np.zeros(3, np.int32)
+        msg = game.describe_error(int(status), game_index, int(r[0]), int(r[1]), int(r[2]),
+                                  described)
+        raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
+    events = decode(log, seed, game_index, deals_mode, rules, described)
+    deals = game.frames(deal_rows, game_row[None, :], game_index, deals_mode)[0]
+    return events, deals, game_row
+
+
+def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described) -> list[dict]:
+    n = int(log[0, 0])
+    events: list[dict] = []
+    deal = -1
+    teams = 2
+    for row in log[1:n + 1]:
+        kind = int(row[0])
+        a, b, c, d, e, f = (int(x) for x in row[1:7])
+        if kind == K.EV_GAME:
+            events.append({"event": "game", "game": "fifty-six", "seed": seed,
+                           "game_index": game_index, "mode": "deals" if e else "games",
+                           "seats": b, "teams": c, "first_dealer": d, "start_tables": f,
+                           "rules": rules, "strategies": described})
+            teams = c
+        elif kind in (K.EV_DEAL, K.EV_REDEAL):
+            deal = a
+            if kind == K.EV_DEAL:
+                events.append({"event": "deal", "deal": a, "dealer": b, "players": c,
+                               "redeals": d, "first": e, "direction": f, "hands": {}})
+            else:
+                events.append({"event": "redeal", "deal": a, "attempt": b, "hands": {}})
+        elif kind == K.EV_HAND:
+            events[-1]["hands"][str(a)] = [card_name(x) for x in row[3:3 + b]]
+        elif kind == K.EV_CALL:
+            events.append({"event": "call", "deal": deal, "seat": a, **_call(b),
+                           "seen_as": _call(c)})
+        elif kind == K.EV_CONTRACT:
+            events.append({"event": "contract", "deal": deal, "bidder": a, "team": b, "bid": c,
+                           "trump": _trump(d), "form": FORM_NAMES[e], "double_level": f})
+        elif kind == K.EV_REVEAL:
+            events.append({"event": "reveal", "deal": deal, "seat": a, "trump": _trump(b),
+                           "trick": c})
+        elif kind == K.EV_PLAY:
+            events.append({"event": "play", "deal": deal, "trick": c, "seat": a,
+                           "card": card_name(b)})
+        elif kind == K.EV_TRICK:
+            events.append({"event": "trick", "deal": deal, "trick": a, "winner": b, "points": c})
+        elif kind == K.EV_SCORE:
+            events.append({"event": "score", "deal": deal, "made": bool(a),
+                           "bidding_team_points": b, "opponent_points": c, "stake": d,
+                           "tables_moved": e, "tricks_won": f,
+                           "tables": [int(x) for x in row[7:7 + teams]]})
+        elif kind == K.EV_GAME_END:
+            events.append({"event": "game_end", "winner_team": a if a >= 0 else None,
+                           "capped": bool(b), "deals": c,
+                           "tables": [int(x) for x in row[7:7 + teams]]})
+    return events
+
+
+def write_jsonl(events: list[dict], path) -> None:
+    with open(path, "w") as fh:
+        for ev in events:
+            fh.write(json.dumps(ev) + "\n")

@@ -1,0 +1,134 @@
+"""Typed rule options shared by every game: parsing ``key=value``, ranges, presets, listing.
+
+A game declares its options as a tuple of :class:`Field` and a cross-field check; values are
+plain JSON-able Python, so the fully resolved rules go into ``run.json`` as they are.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from simulator.errors import UsageError
+
+_TRUE = {"1", "true", "on", "yes"}
+_FALSE = {"0", "false", "off", "no"}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    default: Any
+    doc: str
+    kind: str = "int"  # int | bool | choice | custom
+    choices: tuple = ()
+    lo: int | None = None
+    hi: int | None = None
+    none_ok: bool = False  # ints only: "none" allowed
+    parse: Callable[[str], Any] | None = None  # custom: text -> value, raises ValueError(allowed)
+    allowed: str = ""  # custom: how to describe what is allowed
+
+    def describe_allowed(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return " | ".join(self.choices)
+        if self.kind == "custom":
+            return self.allowed
+        lo = "" if self.lo is None else str(self.lo)
+        hi = "" if self.hi is None else str(self.hi)
+        rng = f"an integer {lo}..{hi}" if (lo or hi) else "an integer"
+        return rng + (" or none" if self.none_ok else "")
+
+    def coerce(self, raw: Any) -> Any:
+        """Text (from the CLI) or a Python value (from the API) -> validated value."""
+        bad = UsageError(
+            f"rule '{self.name}': {raw!r} is not allowed (allowed: {self.describe_allowed()})"
+        )
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            t = str(raw).strip().lower()
+            if t in _TRUE:
+                return True
+            if t in _FALSE:
+                return False
+            raise bad
+        if self.kind == "choice":
+            t = str(raw).strip()
+            if t not in self.choices:
+                raise bad
+            return t
+        if self.kind == "custom":
+            try:
+                return self.parse(raw)
+            except (ValueError, TypeError) as e:
+                msg = str(e) or self.allowed
+                raise UsageError(f"rule '{self.name}': {raw!r} is not allowed ({msg})") from None
+        if raw is None or (isinstance(raw, str) and raw.strip().lower() == "none"):
+            if self.none_ok:
+                return None
+            raise bad
+        if isinstance(raw, bool):
+            raise bad
+        try:
+            v = int(str(raw).strip()) if not isinstance(raw, int) else raw
+        except ValueError:
+            raise bad from None
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            raise bad
+        return v
+
+
+class RuleSet:
+    """All options of one game, with presets and a cross-field check."""
+
+    def __init__(self, game: str, fields: tuple[Field, ...], check: Callable[[dict], None],
+                 presets: dict[str, dict] | None = None):
+        self.game = game
+        self.fields = {f.name: f for f in fields}
+        self.check = check
+        self.presets = {"default": {}, **(presets or {})}
+
+    def defaults(self) -> dict:
+        return {name: f.default for name, f in self.fields.items()}
+
+    def resolve(self, overrides: dict | list[str] | tuple = (), preset: str = "default") -> dict:
+        if preset not in self.presets:
+            raise UsageError(
+                f"unknown rules preset '{preset}' for {self.game} "
+                f"(allowed: {', '.join(self.presets)})"
+            )
+        values = self.defaults()
+        values.update(self.presets[preset])
+        pairs = overrides.items() if isinstance(overrides, dict) else map(split_assignment, overrides)
+        for key, raw in pairs:
+            field = self.fields.get(key)
+            if field is None:
+                raise UsageError(
+                    f"unknown rule '{key}' for {self.game} (allowed: {', '.join(self.fields)})"
+                )
+            values[key] = field.coerce(raw)
+        self.check(values)
+        return values
+
+    def listing(self) -> list[tuple[str, str, str, str]]:
+        """(name, default, allowed, doc) rows for `cardsim rules`."""
+        rows = []
+        for f in self.fields.values():
+            rows.append((f.name, show_value(f.default), f.describe_allowed(), f.doc))
+        return rows
+
+
+def split_assignment(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise UsageError(f"rule option {text!r} must look like key=value")
+    key, _, value = text.partition("=")
+    return key.strip(), value.strip()
+
+
+def show_value(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

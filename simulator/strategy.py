@@ -1,0 +1,124 @@
+"""Strategies as the engine sees them: named sets of @njit decision functions + float params.
+
+A game's registry (``strategies/<game>.py``) maps names to :class:`StrategyDef`. The CLI form is
+``TEAM=NAME[:key=value,...]``; ``resolve_strategies`` turns those into one parameter row per team.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    doc: str
+    lo: float = -np.inf
+    hi: float = np.inf
+
+
+@dataclass(frozen=True)
+class StrategyDef:
+    name: str
+    doc: str
+    decisions: dict  # decision name -> @njit function of the game's decision signature
+    params: tuple[Param, ...] = ()
+    peeks: bool = False  # sees hidden information (must say so in its name)
+    plugin: bool = False  # loaded from a user's file: called through function pointers
+
+    def param_vector(self, values: dict[str, float], width: int) -> np.ndarray:
+        known = {p.name: p for p in self.params}
+        vec = np.zeros(max(width, 1), np.float64)
+        for i, p in enumerate(self.params):
+            vec[i] = p.default
+        for key, v in values.items():
+            if key not in known:
+                allowed = ", ".join(known) or "none"
+                raise UsageError(
+                    f"strategy '{self.name}' has no parameter '{key}' (allowed: {allowed})"
+                )
+            p = known[key]
+            if not (p.lo <= v <= p.hi):
+                raise UsageError(
+                    f"strategy '{self.name}' parameter '{key}': {v} is out of range "
+                    f"({p.lo}..{p.hi})"
+                )
+            vec[list(known).index(key)] = v
+        return vec
+
+
+@dataclass
+class StrategySpec:
+    team: int
+    name: str
+    params: dict[str, float] = field(default_factory=dict)
+
+    def text(self) -> str:
+        ps = ",".join(f"{k}={v:g}" for k, v in self.params.items())
+        return f"{self.team}={self.name}" + (f":{ps}" if ps else "")
+
+
+def parse_spec(text: str, n_teams: int | None = None) -> StrategySpec:
+    """'TEAM=NAME[:k=v,...]' or 'NAME[:...]' (team -1: every team without its own)."""
+    head, sep, rest = text.partition(":")
+    team = -1
+    if "=" in head:
+        t, _, name = head.partition("=")
+        try:
+            team = int(t)
+        except ValueError:
+            raise UsageError(f"--strategy {text!r}: team must be a number, as in 0=random") from None
+        if team < 0 or (n_teams is not None and team >= n_teams):
+            hi = "" if n_teams is None else f" (allowed: 0..{n_teams - 1})"
+            raise UsageError(f"--strategy {text!r}: no team {team}{hi}")
+    else:
+        name = head
+    name = name.strip()
+    params = {}
+    if sep:
+        for part in rest.split(","):
+            if not part.strip():
+                continue
+            k, eq, v = part.partition("=")
+            if not eq:
+                raise UsageError(f"--strategy {text!r}: parameters look like key=value")
+            try:
+                params[k.strip()] = float(v)
+            except ValueError:
+                raise UsageError(
+                    f"--strategy {text!r}: parameter '{k.strip()}' must be a number"
+                ) from None
+    if not name:
+        raise UsageError(f"--strategy {text!r}: no strategy name")
+    return StrategySpec(team, name, params)
+
+
+def resolve_strategies(specs: list[str], registry: dict[str, StrategyDef], n_teams: int,
+                       default: str = "random") -> tuple[list[StrategyDef], np.ndarray, list[dict]]:
+    """Per team: the definition, a (teams x width) parameter matrix, and a JSON description."""
+    chosen: list[StrategySpec | None] = [None] * n_teams
+    fallback = StrategySpec(-1, default)
+    for text in specs:
+        s = parse_spec(text, n_teams)
+        if s.name not in registry:
+            raise UsageError(
+                f"unknown strategy '{s.name}' (allowed: {', '.join(sorted(registry))})"
+            )
+        if s.team < 0:
+            fallback = s
+        else:
+            chosen[s.team] = s
+    final = [c if c is not None else StrategySpec(t, fallback.name, dict(fallback.params))
+             for t, c in enumerate(chosen)]
+    defs = [registry[s.name] for s in final]
+    width = max([len(d.params) for d in defs] + [1])
+    params = np.stack([d.param_vector(s.params, width) for d, s in zip(defs, final)])
+    described = []
+    for t, (d, s) in enumerate(zip(defs, final)):
+        full = {p.name: float(params[t, i]) for i, p in enumerate(d.params)}
+        described.append({"team": t, "name": d.name, "params": full})
+    return defs, np.ascontiguousarray(params), described

@@ -1,0 +1,65 @@
+"""Outcome tables: typed columns from kernel rows, atomic Parquet chunks, run.json."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: pl.DataType
+    doc: str
+
+
+def to_frame(rows: np.ndarray, columns, null_if_negative=(), index_base: int | None = None,
+             index_column: str = "game_index") -> pl.DataFrame:
+    """Kernel int32 rows -> typed DataFrame. ``index_base`` turns the kernel's chunk-local game
+    offsets in ``index_column`` into run-wide int64 game indices."""
+    data = {}
+    for j, col in enumerate(columns):
+        v = rows[:, j]
+        if col.name == index_column and index_base is not None:
+            s = pl.Series(col.name, v.astype(np.int64) + index_base)
+        elif isinstance(col.dtype, pl.Enum):
+            cats = col.dtype.categories.to_list()
+            s = pl.Series(col.name, v).replace_strict(dict(enumerate(cats)), return_dtype=col.dtype)
+        elif col.dtype == pl.Boolean:
+            s = pl.Series(col.name, v != 0)
+        else:
+            s = pl.Series(col.name, v).cast(col.dtype)
+        if col.name in null_if_negative:
+            s = pl.when(s >= 0).then(s).otherwise(None).alias(col.name)
+            data[col.name] = s
+        else:
+            data[col.name] = s
+    df = pl.DataFrame({k: v for k, v in data.items() if isinstance(v, pl.Series)})
+    exprs = [v for v in data.values() if isinstance(v, pl.Expr)]
+    if exprs:
+        df = df.with_columns(exprs).select([c.name for c in columns])
+    return df
+
+
+def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
+    """Temp file + rename: a chunk file either exists whole or not at all."""
+    tmp = path.with_name(path.name + ".tmp")
+    df.write_parquet(tmp, compression="zstd", compression_level=1, statistics=True)
+    os.replace(tmp, path)
+
+
+def write_json_atomic(obj, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n")
+    os.replace(tmp, path)
+
+
+def schema_markdown(title: str, columns) -> str:
+    lines = [f"### {title}", "", "| column | type | meaning |", "|---|---|---|"]
+    for c in columns:
+        lines.append(f"| `{c.name}` | {c.dtype} | {c.doc} |")
+    return "\n".join(lines) + "\n"
