@@ -35,7 +35,8 @@ class RunSpec:
     threads: int | None = None
     chunk_size: int | None = None
     debug: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # more keys for run.json
+    registry: dict | None = None  # strategies beyond the built-ins (plug-ins, tests)
 
 
 def git_commit() -> str | None:
@@ -61,8 +62,8 @@ class Runner:
         self.spec = spec
         g = spec.game
         self.n_teams = g.n_teams(spec.rules)
-        self.defs, self.params, self.described = g.resolve_strategies(spec.strategies,
-                                                                      spec.rules)
+        self.defs, self.params, self.described = g.resolve_strategies(
+            spec.strategies, spec.rules, spec.registry)
         self.ctx = g.prepare(spec.rules, self.defs, self.params)
 
     def play_rows(self, first: int, n: int, threads: int):

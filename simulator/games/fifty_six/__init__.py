@@ -30,8 +30,10 @@ class FiftySix:
     def n_teams(self, rules: dict) -> int:
         return rules["players"] // 2 if rules["team_layout"] == "pairs" else 2
 
-    def resolve_strategies(self, specs, rules):
-        return _resolve(list(specs), self.registry, self.n_teams(rules))
+    def resolve_strategies(self, specs, rules, extra=None):
+        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
+        registry = {**self.registry, **(extra or {})}
+        return _resolve(list(specs), registry, self.n_teams(rules))
 
     def expected_deals(self, rules: dict) -> int:
         return min(rules["max_deals"] or 32, 32)

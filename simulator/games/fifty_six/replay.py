@@ -38,13 +38,13 @@ def _call(code: int) -> dict:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True):
+             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None):
     """Play one game with logging on. Returns (events, deal_rows, game_row).
 
     ``preset_deck`` (card codes, dealt in blocks of a hand each starting at the dealer's right)
     replaces the shuffle of the first deal: a hand-made position.
     """
-    defs, params, described = game.resolve_strategies(strategies, rules)
+    defs, params, described = game.resolve_strategies(strategies, rules, registry)
     rules_arr, sids, (bid, play, reveal), params_p = game.prepare(rules, defs, params)
     preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
     rows = 4096
