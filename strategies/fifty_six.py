@@ -6,6 +6,7 @@ from simulator.games.fifty_six.view import (
     BID, PLAY, DOUBLE, L_DOUBLE, L_MAX, L_MIN, L_PASS, L_REDOUBLE, L_THANI, NO_TRUMPS, PASS, REDOUBLE,
     F_THANI, bid_code, nth_form,
 )
+from simulator.bits import nth_bit, popcount
 from simulator.rng import below
 from simulator.strategy import StrategyDef
 
@@ -42,11 +43,10 @@ def random_play(hand, n, public, private, legal, params, rng):
     for i in range(n):
         k += legal[i]
     r = below(rng, k)
-    for i in range(n):
-        if legal[i]:
-            if r == 0:
-                return i
-            r -= 1
+    for i in range(n):  # branch-free but for the exit: random picks defeat branch prediction
+        r -= legal[i]
+        if r < 0:
+            return i
     return -1
 
 
@@ -54,6 +54,22 @@ def random_play(hand, n, public, private, legal, params, rng):
 def random_reveal(hand, n, public, private, legal, params, rng):
     """Ask for the hidden trump with probability 1/2."""
     return below(rng, 2)
+
+
+@njit(cache=True, inline="always")
+def random_play_mask(legal_mask, rng):
+    """random_play on the kernel's hand masks: the same choice (the r-th legal card in slot
+    order) without building arrays."""
+    return nth_bit(legal_mask, below(rng, popcount(legal_mask)))
+
+
+@njit(cache=True, inline="always")
+def builtin_play_mask(sid, legal_mask, rng):
+    """Card choice of a built-in that can decide from the legal-card mask alone (a slot), or
+    -1 to be asked through the array interface."""
+    if sid == 0:
+        return random_play_mask(legal_mask, rng)
+    return -1
 
 
 @njit(cache=True, inline="always")

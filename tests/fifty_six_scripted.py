@@ -44,8 +44,8 @@ def ask_reveal(hand, n, public, private, legal, params, rng):
 
 @njit(cache=True)
 def first_card(hand, n, public, private, legal, params, rng):
-    """Ignores legality: plays hand[0] (to show illegal plays are caught)."""
-    return 0
+    """Ignores legality: plays its last (highest) card (to show illegal plays are caught)."""
+    return n - 1
 
 
 def scripted(width: int = 160) -> StrategyDef:
@@ -57,6 +57,6 @@ def scripted(width: int = 160) -> StrategyDef:
 
 
 def reckless() -> StrategyDef:
-    return StrategyDef("reckless", "passes, plays its first card whatever the lead",
+    return StrategyDef("reckless", "passes, plays its last card whatever the lead",
                        {"bid": script_bid, "play": first_card, "reveal": ask_reveal},
                        params=(Param("p0", 0.0, "no calls"),), plugin=True)

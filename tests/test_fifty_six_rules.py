@@ -25,28 +25,28 @@ def cards(text):
 # ---- tricks
 
 def test_identical_cards_first_played_wins():
-    assert K.trick_winner(cards("JS JS"), 2, -1) == 0
-    assert K.trick_winner(cards("QS JH JH 9H"), 4, 1) == 1  # two trump jacks: the first
+    assert K.trick_winner(cards("JS JS"), 0, 2, -1) == 0
+    assert K.trick_winner(cards("QS JH JH 9H"), 0, 4, 1) == 1  # two trump jacks: the first
 
 
 def test_led_suit_and_rank_order():
     # J 9 A 10 K Q: the 9 beats the ace and ten of the led suit; off-suit jack does not count
-    assert K.trick_winner(cards("AS 10S 9S JH"), 4, -1) == 2
-    assert K.trick_winner(cards("QD KD"), 2, -1) == 1
+    assert K.trick_winner(cards("AS 10S 9S JH"), 0, 4, -1) == 2
+    assert K.trick_winner(cards("QD KD"), 0, 2, -1) == 1
 
 
 def test_trump_wins_over_led_suit_only_when_in_force():
-    assert K.trick_winner(cards("JS QH"), 2, 1) == 1
-    assert K.trick_winner(cards("JS QH"), 2, -1) == 0
-    assert K.trick_winner(cards("9H JS QH 10H"), 4, 1) == 0  # led trumps: highest trump
+    assert K.trick_winner(cards("JS QH"), 0, 2, 1) == 1
+    assert K.trick_winner(cards("JS QH"), 0, 2, -1) == 0
+    assert K.trick_winner(cards("9H JS QH 10H"), 0, 4, 1) == 0  # led trumps: highest trump
 
 
 def test_follow_suit_is_enforced():
-    # seat 0 leads JS; seat 1 holds two spades (with one legal card the kernel plays it without
-    # asking) but the reckless strategy offers its first card, JH -> refused
+    # the reckless strategy offers its highest card (hands are in slot order S H D C, low to
+    # high): seat 0 leads QH, seat 1 holds hearts but offers QC -> refused
     hands = ["JS JS 9S 9S AS AS 10S 10S KS KS QH QH",
-             "JH JH 9H 9H AH AH 10H 10H KH KH QS QS",
-             H4[2], H4[3]]
+             "JH JH 9H 9H AH AH 10H 10H KH KH QC QC",
+             H4[2], "JC JC 9C 9C AC AC 10C 10C KC KC QS QS"]
     with pytest.raises(StrategyError, match="illegal play"):
         play_deal(hands, strategies=["reckless"])
 
@@ -55,10 +55,11 @@ def test_follow_suit_legal_play_goes_through():
     ev, row = play_deal(H4, calls=[PASS] * 4)
     plays = [e for e in ev if e["event"] == "play"]
     assert len(plays) == 48
-    # nobody can follow spades: seat 0's JS wins; the others throw their first cards (jacks)
+    # past its script a player plays its lowest legal card: nobody can follow spades, so
+    # seat 0's QS wins and the others throw their lowest cards
     tricks = [e for e in ev if e["event"] == "trick"]
-    assert tricks[0]["winner"] == 0 and tricks[0]["points"] == 12
-    assert [e["card"] for e in plays[:4]] == ["JS", "JH", "JD", "JC"]
+    assert tricks[0]["winner"] == 0 and tricks[0]["points"] == 0
+    assert [e["card"] for e in plays[:4]] == ["QS", "QH", "QD", "QC"]
 
 
 # ---- auction

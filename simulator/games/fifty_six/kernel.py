@@ -6,9 +6,10 @@ for a single game with the event log switched on. Randomness: the shuffle of dea
 game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange, types, uint64
 
 from simulator import rng as R
+from simulator.bits import ctz
 from simulator.nrt import borrow, keep_alive
 from simulator.games.fifty_six import outcomes as O
 from simulator.games.fifty_six import rules as RU
@@ -18,9 +19,22 @@ from simulator.games.fifty_six.view import (
     L_THANI, NO_TRUMPS, PASS, POINTS, REDOUBLE, STRENGTH, TRUMP_HIDDEN,
 )
 from simulator.cards import deck as _deck
-from strategies.fifty_six import builtin_decision
+from strategies.fifty_six import builtin_decision, builtin_play_mask
 
 SUIT = np.array([c // 13 for c in range(53)], np.int8)
+# During play a hand is a uint64 mask of card slots: slot = suit*16 + strength*2 + copy, so a
+# suit is 16 consecutive bits and the two copies of a card are neighbours.
+SLOT_OF = np.zeros(53, np.int64)
+SLOT_CODE = np.zeros(64, np.int8)
+for _c in range(52):
+    SLOT_OF[_c] = (_c // 13) * 16 + V.STRENGTH[_c] * 2
+for _slot in range(64):
+    _s, _st = _slot // 16, (_slot % 16) // 2
+    SLOT_CODE[_slot] = next(c for c in range(_s * 13, _s * 13 + 13)
+                            if V.STRENGTH[c] == _st and (V.POINTS[c] > 0 or c % 13 in V.RANKS_8))
+SUIT_MASK = np.array([0xFFFF << (16 * _s) for _s in range(4)], np.uint64)
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
 DECK_48 = _deck(V.RANKS_4_6, copies=2)
 DECK_64 = _deck(V.RANKS_8, copies=2)
 
@@ -81,13 +95,16 @@ def new_state(nparams):
     legal = np.zeros(16, np.int8)
     rngs = np.zeros((V.MAX_SEATS + 1, 2), np.uint64)  # one per seat + the deal stream
     feats = np.zeros((V.MAX_SEATS, 8), np.int32)  # jacks, nines, points, suit counts x4
+    hmask = np.zeros(V.MAX_SEATS, np.uint64)  # hands during play (see SLOT_OF)
+    slots = np.zeros(16, np.int64)  # slot of each position of a hand handed to a strategy
     order = np.zeros(V.MAX_SEATS, np.int64)
     tables = np.zeros(V.MAX_TEAMS, np.int64)
     params = np.zeros((V.MAX_TEAMS, nparams), np.float64)  # filled by the caller
-    owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params)
+    owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params,
+              hmask, slots)
     state = (borrow(hands), borrow(hand_n), borrow(deck), borrow(public), borrow(private),
              borrow(legal), borrow(rngs), borrow(feats), borrow(order), borrow(tables),
-             borrow(params))
+             borrow(params), borrow(hmask), borrow(slots))
     return owners, state
 
 
@@ -105,14 +122,31 @@ def _decide(kind, sids, fns, team, seat, hands, hand_n, public, private, legal, 
 
 
 @njit(cache=True)
-def trick_winner(cards, n, trump):
-    """Index of the winning card among cards[:n] (in play order); ``trump`` is the suit that
-    counts as trumps, or -1. The highest trump wins, else the highest card of the led suit; of
-    identical cards the one played first wins (only a strictly stronger card takes over)."""
+def _to_arrays(hands, hand_n, seat, h, lm, legal, slots):
+    """The array view of a hand mask for strategies: cards in slot order, legal flags from lm,
+    and the slot of each position (to map a chosen index back)."""
+    n = 0
+    m = h
+    while m != ZERO:
+        b = np.int64(ctz(m))
+        hands[seat, n] = SLOT_CODE[b]
+        legal[n] = (lm >> uint64(b)) & ONE
+        slots[n] = b
+        n += 1
+        m &= m - ONE
+    hand_n[seat] = n
+
+
+@njit(cache=True)
+def trick_winner(cards, at, n, trump):
+    """Index of the winning card among cards[at:at+n] (in play order); ``trump`` is the suit
+    that counts as trumps, or -1. The highest trump wins, else the highest card of the led
+    suit; of identical cards the one played first wins (only a strictly stronger card takes
+    over)."""
     best = 0
     for j in range(1, n):
-        c = cards[j]
-        b = cards[best]
+        c = cards[at + j]
+        b = cards[at + best]
         cs = SUIT[c]
         bs = SUIT[b]
         if (cs == bs and STRENGTH[c] > STRENGTH[b]) or (cs == trump and bs != trump):
@@ -157,15 +191,13 @@ def settle(tables, nteams, cteam, made, stake):
 def _features(hands, hand_n, seat, feats):
     for k in range(8):
         feats[seat, k] = 0
-    for i in range(hand_n[seat]):
+    for i in range(hand_n[seat]):  # branch-free: the cards are random
         c = hands[seat, i]
         st = STRENGTH[c]
-        if st == 7:
-            feats[seat, 0] += 1
-        elif st == 6:
-            feats[seat, 1] += 1
+        feats[seat, 0] += st == 7
+        feats[seat, 1] += st == 6
         feats[seat, 2] += POINTS[c]
-        feats[seat, 3 + c // 13] += 1
+        feats[seat, 3 + SUIT[c]] += 1
 
 
 @njit(cache=True)
@@ -204,7 +236,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
     returned value) for the message.
     """
-    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params = st
+    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots = st
     seats = public[V.PB_SEATS]
     nteams = public[V.PB_NTEAMS]
     step = -1 if rules[RU.R_SHEET_ORDER] else 1
@@ -410,11 +442,22 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     if log_on:
         _emit(log, EV_CONTRACT, bidder, cteam, value, trump, form, level)
 
-    # ---- play
+    # ---- play (hands as masks of card slots: see SLOT_OF)
     leader_pos = 0
     while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
         leader_pos += 1
     no_trump_lead = rules[RU.R_NO_TRUMP_LEAD] == 1 and trump < 4
+    trump_mask = SUIT_MASK[trump] if trump < 4 else ZERO
+    broken = False
+    for k in range(n_act):
+        s = order[k]
+        m = ZERO
+        for i in range(hand_n[s]):
+            slot = SLOT_OF[hands[s, i]]
+            if (m >> uint64(slot)) & ONE:
+                slot += 1  # the second copy of an identical card
+            m |= ONE << uint64(slot)
+        hmask[s] = m
     reveal_trick = -1
     tricks_won = 0
     nplays = 0
@@ -423,7 +466,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         public[V.PB_TRICK_N] = 0
         public[V.PB_LEADER] = order[leader_pos]
         public[V.PB_LED_SUIT] = -1
-        led = -1
+        led_mask = ZERO
         tpts = 0
         ntr = 0
         for k in range(n_act):
@@ -432,30 +475,18 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             if private[seat, V.PV_SITS_OUT] == 1:
                 continue
             team = public[V.PB_TEAM_OF + seat]
-            n = hand_n[seat]
-            nlegal = 0
-            if led < 0:
+            h = hmask[seat]
+            if ntr == 0:
+                lm = h
                 knows = trump_shown or seat == bidder or reveal_trick >= 0
-                restrict = False
-                if no_trump_lead and knows and public[V.PB_TRUMP_BROKEN] == 0:
-                    for i in range(n):
-                        if SUIT[hands[seat, i]] != trump:
-                            restrict = True
-                            break
-                for i in range(n):
-                    ok = not (restrict and SUIT[hands[seat, i]] == trump)
-                    legal[i] = 1 if ok else 0
-                    nlegal += legal[i]
+                if no_trump_lead and knows and not broken and (h & ~trump_mask) != ZERO:
+                    lm = h & ~trump_mask
             else:
-                for i in range(n):
-                    f = 1 if SUIT[hands[seat, i]] == led else 0
-                    legal[i] = f
-                    nlegal += f
-                if nlegal == 0:
-                    for i in range(n):
-                        legal[i] = 1
-                    nlegal = n
+                lm = h & led_mask
+                if lm == ZERO:
+                    lm = h
                     if (not trump_shown) and reveal_trick < 0:
+                        _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
                         ask = _decide(V.REVEAL, sids, reveal_fns, team, seat, hands, hand_n,
                                       public, private, legal, params, rngs)
                         if ask != 0 and ask != 1:
@@ -467,35 +498,31 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                             reveal_trick = t
                             public[V.PB_TRUMP] = trump
                             public[V.PB_REVEALED_BY] = seat
+                            public[V.PB_TRUMP_BROKEN] = 1 if broken else 0
                             for s in range(seats):
                                 private[s, V.PV_TRUMP] = trump
                             if log_on:
                                 _emit(log, EV_REVEAL, seat, trump, t, 0, 0, 0)
-                            if trump < 4:  # the asker must trump if able
-                                nt = 0
-                                for i in range(n):
-                                    f = 1 if SUIT[hands[seat, i]] == trump else 0
-                                    legal[i] = f
-                                    nt += f
-                                if nt > 0:
-                                    nlegal = nt
-                                else:
-                                    for i in range(n):
-                                        legal[i] = 1
-            if nlegal == 1:
-                idx = 0
-                while legal[idx] == 0:
-                    idx += 1
+                            if (h & trump_mask) != ZERO:  # the asker must trump if able
+                                lm = h & trump_mask
+            if (lm & (lm - ONE)) == ZERO:
+                slot = np.int64(ctz(lm))  # one legal card: played without asking
             else:
-                idx = _decide(V.PLAY, sids, play_fns, team, seat, hands, hand_n, public, private,
-                              legal, params, rngs)
-                if idx < 0 or idx >= n or legal[idx] == 0:
-                    row_out[0] = seat
-                    row_out[1] = team
-                    row_out[2] = idx
-                    return BAD_PLAY
-            card = _remove(hands, hand_n, seat, idx)
-            public[V.PB_HAND_N + seat] = hand_n[seat]
+                slot = builtin_play_mask(sids[team], lm, rngs[seat])
+                if slot < 0:  # not a mask-aware strategy: ask through the array interface
+                    _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
+                    idx = _decide(V.PLAY, sids, play_fns, team, seat, hands, hand_n, public,
+                                  private, legal, params, rngs)
+                    if idx < 0 or idx >= hand_n[seat] or legal[idx] == 0:
+                        row_out[0] = seat
+                        row_out[1] = team
+                        row_out[2] = idx
+                        return BAD_PLAY
+                    slot = slots[idx]
+            h &= ~(ONE << uint64(slot))
+            hmask[seat] = h
+            card = SLOT_CODE[slot]
+            public[V.PB_HAND_N + seat] -= 1
             public[V.PB_TRICK_SEATS + ntr] = seat
             public[V.PB_TRICK_CARDS + ntr] = card
             ntr += 1
@@ -505,18 +532,19 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                 public[V.PB_PLAYS + 2 * nplays] = seat
                 public[V.PB_PLAYS + 2 * nplays + 1] = card
             nplays += 1
-            cs = SUIT[card]
-            if cs == trump:
-                public[V.PB_TRUMP_BROKEN] = 1
+            if (trump_mask >> uint64(slot)) & ONE:
+                broken = True
+                if trump_shown or reveal_trick >= 0:  # public only once the trump is known
+                    public[V.PB_TRUMP_BROKEN] = 1
             tpts += POINTS[card]
             if log_on:
                 _emit(log, EV_PLAY, seat, card, t, 0, 0, 0)
-            if led < 0:
-                led = cs
-                public[V.PB_LED_SUIT] = led
+            if ntr == 1:
+                led_mask = SUIT_MASK[SUIT[card]]
+                public[V.PB_LED_SUIT] = SUIT[card]
         # trumps count once shown (also those played earlier in the trick that shows them)
         tr = trump if (trump < 4 and (trump_shown or reveal_trick >= 0)) else -1
-        best_seat = public[V.PB_TRICK_SEATS + trick_winner(public[V.PB_TRICK_CARDS:], ntr, tr)]
+        best_seat = public[V.PB_TRICK_SEATS + trick_winner(public, V.PB_TRICK_CARDS, ntr, tr)]
         wteam = public[V.PB_TEAM_OF + best_seat]
         public[V.PB_TEAM_POINTS + wteam] += tpts
         public[V.PB_TRICK_WINNERS + t] = best_seat
@@ -527,6 +555,9 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         for j in range(n_act):
             if order[j] == best_seat:
                 leader_pos = j
+    for k in range(n_act):  # hands as arrays again (what is left: sitting-out hands)
+        s = order[k]
+        _to_arrays(hands, hand_n, s, hmask[s], ZERO, legal, slots)
 
     # ---- score
     bpts = public[V.PB_TEAM_POINTS + cteam]
@@ -757,7 +788,7 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
     no_preset = np.zeros(0, np.int8)
     for b in prange(nb):
         owners, st = new_state(params.shape[1])
-        owners[-1][:, :] = params
+        owners[10][:, :] = params
         row = b * cap
         row_end = row + cap
         stopped[b] = -1
@@ -797,7 +828,7 @@ def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, re
                 log, debug, preset):
     """One game with the event log on (the same play_game as the batch kernel)."""
     owners, st = new_state(params.shape[1])
-    owners[-1][:, :] = params
+    owners[10][:, :] = params
     if deals_mode:
         cap = 1
     elif rules[RU.R_MAX_DEALS] > 0:

@@ -25,7 +25,7 @@ DEAL_COLUMNS = (
     Column("bidding_team_points", pl.Int8, "card points the contract team took"),
     Column("opponent_points", pl.Int8, "card points all other teams took together"),
     Column("made", pl.Boolean, "contract made (points >= bid; thani: every trick)"),
-    Column("stake", pl.Int8, "tables per paying/receiving team: band payout x double level"),
+    Column("stake", pl.Int16, "tables per paying/receiving team: band payout x double level"),
     Column("tables_moved", pl.Int16, "tables that changed hands (stake per other team, limited "
                                      "by what the payer had)"),
     Column("bidder_position", pl.Int8, "bidder's place in the bidding order (0 = dealer's "
