@@ -65,9 +65,11 @@ class Runner:
         self.defs, self.params, self.described = g.resolve_strategies(
             spec.strategies, spec.rules, spec.registry)
         self.ctx = g.prepare(spec.rules, self.defs, self.params)
+        self._scratch: dict = {}  # row buffers reused from chunk to chunk (no page faults)
 
     def play_rows(self, first: int, n: int, threads: int):
-        """Kernel rows for games first..first+n-1, in game order: (deal_rows, game_rows)."""
+        """Kernel output for games first..first+n-1 in game order: deal table column-major
+        (columns x deals) and game rows (games x columns)."""
         g = self.spec.game
         deals_mode = self.spec.deals_mode
         starts, ends = plan_blocks(first, n, threads)
@@ -79,15 +81,18 @@ class Runner:
             bs = np.array([p[1] for p in pending], np.int64)
             be = np.array([p[2] for p in pending], np.int64)
             cap = int(max(be - bs)) * per_game + 8
-            deal_rows, deal_n, gr, stopped, errs = g.run_blocks(
-                self.ctx, self.spec.seed, bs, be, cap, deals_mode, self.spec.debug)
+            deal_cols, deal_n, gr, stopped, errs = g.run_blocks(
+                self.ctx, self.spec.seed, bs, be, cap, deals_mode, self.spec.debug,
+                self._scratch)
             self._raise_errors(errs)
             base = int(bs[0])
+            again = bool((stopped >= 0).any())  # another pass will reuse the row buffer
             nxt = []
             for i, (b, s, e) in enumerate(pending):
-                rows = deal_rows[i * cap: i * cap + deal_n[i]].copy()
-                rows[:, 0] += base - first  # kernel offsets are relative to this call's first game
-                pieces.setdefault(b, []).append(rows)
+                cols = deal_cols[:, i * cap: i * cap + deal_n[i]]
+                cols = cols.copy() if again else cols
+                cols[0] += base - first  # kernel offsets are relative to this call's first game
+                pieces.setdefault(b, []).append(cols)
                 done_to = e if stopped[i] < 0 else int(stopped[i])
                 game_rows[s - first: done_to - first] = gr[s - base: done_to - base]
                 if stopped[i] >= 0:
@@ -95,8 +100,11 @@ class Runner:
             pending = nxt
             per_game *= 2
         ordered = [p for b in sorted(pieces) for p in pieces[b]]
-        deal_rows = np.concatenate(ordered) if ordered else np.zeros((0, g.deal_ncols), np.int32)
-        return deal_rows, game_rows
+        if ordered:
+            deal_cols = np.concatenate(ordered, axis=1)
+        else:
+            deal_cols = np.zeros((g.deal_ncols, 0), np.int32)
+        return deal_cols, game_rows
 
     def _raise_errors(self, errs: np.ndarray) -> None:
         bad = np.nonzero(errs[:, 0])[0]
@@ -109,8 +117,8 @@ class Runner:
         raise StrategyError(msg)
 
     def play_chunk(self, first: int, n: int, threads: int):
-        deal_rows, game_rows = self.play_rows(first, n, threads)
-        return self.spec.game.frames(deal_rows, game_rows, first, self.spec.deals_mode)
+        deal_cols, game_rows = self.play_rows(first, n, threads)
+        return self.spec.game.frames(deal_cols, game_rows, first, self.spec.deals_mode)
 
 
 def prepare_out_dir(out: Path) -> Path:

@@ -17,13 +17,14 @@ class Column:
     doc: str
 
 
-def to_frame(rows: np.ndarray, columns, null_if_negative=(), index_base: int | None = None,
+def to_frame(cols: np.ndarray, columns, null_if_negative=(), index_base: int | None = None,
              index_column: str = "game_index") -> pl.DataFrame:
-    """Kernel int32 rows -> typed DataFrame. ``index_base`` turns the kernel's chunk-local game
-    offsets in ``index_column`` into run-wide int64 game indices."""
+    """Kernel int32 columns (columns x rows, each column contiguous) -> typed DataFrame.
+    ``index_base`` turns the kernel's chunk-local game offsets in ``index_column`` into
+    run-wide int64 game indices."""
     data = {}
     for j, col in enumerate(columns):
-        v = rows[:, j]
+        v = cols[j]
         if col.name == index_column and index_base is not None:
             s = pl.Series(col.name, v.astype(np.int64) + index_base)
         elif isinstance(col.dtype, pl.Enum):
@@ -43,6 +44,19 @@ def to_frame(rows: np.ndarray, columns, null_if_negative=(), index_base: int | N
     if exprs:
         df = df.with_columns(exprs).select([c.name for c in columns])
     return df
+
+
+def reuse(scratch: dict | None, key: str, shape: tuple, dtype=np.int32) -> np.ndarray:
+    """A C-contiguous int32 row buffer of ``shape``, reused across calls when it is big enough
+    (the kernel writes every cell of the rows it reports)."""
+    rows = int(np.prod(shape))
+    if scratch is None:
+        return np.zeros(shape, dtype)
+    buf = scratch.get(key)
+    if buf is None or buf.size < rows:
+        buf = np.zeros(rows, dtype)
+        scratch[key] = buf
+    return buf[:rows].reshape(shape)
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:

@@ -113,3 +113,14 @@ def test_different_seeds_differ_and_same_deal_shuffles_do_not_depend_on_strategy
     h1 = next(e for e in e1 if e["event"] == "deal")["hands"]
     h2 = next(e for e in e2 if e["event"] == "deal")["hands"]
     assert h1 == h2
+
+
+def test_very_long_games_fit_the_tables_and_replay():
+    # 600 tables a team and 1-table stakes: tens of thousands of deals per game
+    rules = GAME.rules.resolve({"start_tables": 600, "payout": "28-56:1/1"})
+    deals, games = Runner(RunSpec(GAME, rules, [], seed=0, count=3)).play_chunk(0, 3, 2)
+    assert games["deals"].max() > 32767 and deals["deal_index"].max() == games["deals"].max() - 1
+    from simulator.games.fifty_six.replay import play_one
+
+    events, rows, _ = play_one(GAME, rules, [], seed=0, game_index=1)
+    assert events[-1]["deals"] == games["deals"][1] == rows.height

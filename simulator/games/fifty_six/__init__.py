@@ -7,7 +7,7 @@ from simulator.errors import UsageError
 from simulator.games.fifty_six import outcomes as O
 from simulator.games.fifty_six.rules import RULES, to_array
 from simulator.strategy import resolve_strategies as _resolve
-from simulator.tables import to_frame
+from simulator.tables import reuse, to_frame
 
 from simulator.games.fifty_six.view import DECISIONS
 
@@ -58,28 +58,28 @@ class FiftySix:
         padded[: params.shape[0]] = params
         return to_array(rules), sids, fns, np.ascontiguousarray(padded)
 
-    def run_blocks(self, ctx, seed, starts, ends, cap, deals_mode, debug):
+    def run_blocks(self, ctx, seed, starts, ends, cap, deals_mode, debug, scratch=None):
         from simulator.games.fifty_six.kernel import run_blocks
 
         rules_arr, sids, (bid, play, reveal), params = ctx
         nb = len(starts)
-        deal_rows = np.zeros((nb * cap, O.D_NCOLS), np.int32)
+        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, nb * cap))
         deal_n = np.zeros(nb, np.int64)
         ngames = int(ends[-1] - starts[0])
-        game_rows = np.zeros((ngames, O.G_NCOLS), np.int32)
+        game_rows = reuse(scratch, "game_rows", (ngames, O.G_NCOLS))
         stopped = np.zeros(nb, np.int64)
         errs = np.zeros((nb, 5), np.int64)
         run_blocks(np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids, bid, play, reveal,
-                   params, starts, ends, cap, deal_rows, deal_n, game_rows, stopped, errs)
-        return deal_rows, deal_n, game_rows, stopped, errs
+                   params, starts, ends, cap, deal_cols, deal_n, game_rows, stopped, errs)
+        return deal_cols, deal_n, game_rows, stopped, errs
 
-    def frames(self, deal_rows, game_rows, first, deals_mode):
-        deals = to_frame(deal_rows, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
+    def frames(self, deal_cols, game_rows, first, deals_mode):
+        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
         if deals_mode:
             return deals, None
-        game_rows = game_rows.copy()
-        game_rows[:, O.G_GAME] = np.arange(len(game_rows), dtype=np.int32)
-        games = to_frame(game_rows, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
+        game_cols = np.ascontiguousarray(game_rows.T)
+        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
+        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
         return deals, games
 
     def is_invariant_error(self, kind: int) -> bool:

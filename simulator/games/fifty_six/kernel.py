@@ -660,9 +660,10 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
 
 @njit(cache=True)
 def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-              st, deal_rows, row, row_end, game_row, log, log_on, debug, preset):
+              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset):
     """Play game ``game_index`` (whole game, or in deals mode one deal with dealer
-    ``game_index % players``). Deal rows go to deal_rows[row:row_end].
+    ``game_index % players``). Deal rows go to columns deal_cols[:, row:row_end] (column-major,
+    so each column of the table is contiguous).
 
     Returns (status, rows written, error detail row index)."""
     seats = rules[RU.R_PLAYERS]
@@ -704,7 +705,7 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     while True:
         if row >= row_end:
             return ROWS_FULL, d
-        r = deal_rows[row]
+        r = deal_cols[:, row]
         r[O.D_GAME] = 0
         status = play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
                            r, log, log_on, debug, preset)
@@ -774,10 +775,10 @@ _BLOCK_SIG = types.void(
 
 @njit(_BLOCK_SIG, cache=True, parallel=True)
 def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-               starts, ends, cap, deal_rows, deal_n, game_rows, stopped, errs):
+               starts, ends, cap, deal_cols, deal_n, game_rows, stopped, errs):
     """Play games starts[b]..ends[b]-1 for every block b in parallel.
 
-    Block b writes its deal rows to deal_rows[b*cap : b*cap + deal_n[b]] and one game row per
+    Block b writes its deal rows to deal_cols[:, b*cap : b*cap + deal_n[b]] and one game row per
     game to game_rows[g - starts[0]]. If its rows run out, stopped[b] is the first game not
     played (else -1), so the caller can continue it. errs[b] = (kind, game, seat, team, value)
     for the first error, kind 0 if none.
@@ -795,7 +796,7 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
         for g in range(starts[b], ends[b]):
             key = R.game_key(seed, g)
             status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                                   st, deal_rows, row, row_end, game_rows[g - g0],
+                                   st, deal_cols, row, row_end, game_rows[g - g0],
                                    log, False, debug, no_preset)
             if status == ROWS_FULL:
                 stopped[b] = g
@@ -804,14 +805,14 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
                 errs[b, 0] = status
                 errs[b, 1] = g
                 if status != INVARIANT:
-                    r = deal_rows[row + nd]
+                    r = deal_cols[:, row + nd]
                     errs[b, 2] = r[0]
                     errs[b, 3] = r[1]
                     errs[b, 4] = r[2]
                 stopped[b] = g
                 break
             for k in range(nd):
-                deal_rows[row + k, O.D_GAME] = g - g0
+                deal_cols[O.D_GAME, row + k] = g - g0
             row += nd
         deal_n[b] = row - b * cap
         keep_alive(owners)
@@ -819,27 +820,22 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
 
 _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
     types.uint64, types.int64, types.boolean, types.int64[::1], types.int64[::1], FNS, FNS, FNS,
-    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1],
+    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1], types.int64,
 )
 
 
 @njit(_REPLAY_SIG, cache=True)
 def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns, params,
-                log, debug, preset):
-    """One game with the event log on (the same play_game as the batch kernel)."""
+                log, debug, preset, cap):
+    """One game with the event log on (the same play_game as the batch kernel), with room for
+    ``cap`` deals (ROWS_FULL if it needs more)."""
     owners, st = new_state(params.shape[1])
     owners[10][:, :] = params
-    if deals_mode:
-        cap = 1
-    elif rules[RU.R_MAX_DEALS] > 0:
-        cap = rules[RU.R_MAX_DEALS]
-    else:
-        cap = 20_000
-    deal_rows = np.zeros((cap, O.D_NCOLS), np.int32)
+    deal_cols = np.zeros((O.D_NCOLS, cap), np.int32)
     game_row = np.zeros(O.G_NCOLS, np.int32)
     key = R.game_key(seed, game_index)
     status, nd = play_game(key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                           st, deal_rows, 0, cap, game_row, log, True, debug, preset)
+                           st, deal_cols, 0, cap, game_row, log, True, debug, preset)
     keep_alive(owners)
     end = nd + 1 if (status != OK and status != ROWS_FULL and nd < cap) else nd
-    return status, deal_rows[:end].copy(), game_row
+    return status, deal_cols[:, :end].copy(), game_row

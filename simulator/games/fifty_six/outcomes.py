@@ -13,7 +13,7 @@ FORM_ENUM = pl.Enum(list(FORM_NAMES))
 
 DEAL_COLUMNS = (
     Column("game_index", pl.Int64, "game (or, with --deals, deal) number in the run; seeds it"),
-    Column("deal_index", pl.Int16, "deal number within the game, from 0"),
+    Column("deal_index", pl.Int32, "deal number within the game, from 0"),
     Column("players", pl.Int8, "players at the table in this deal"),
     Column("dealer", pl.Int8, "dealer's seat"),
     Column("bidder", pl.Int8, "seat that won the auction; -1 when everyone passed"),

@@ -48,21 +48,25 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
     rules_arr, sids, (bid, play, reveal), params_p = game.prepare(rules, defs, params)
     preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
     rows = 4096
+    cap = 1 if deals_mode else (rules["max_deals"] or 256)
     while True:
         log = np.zeros((rows, K.LOG_W), np.int32)
-        status, deal_rows, game_row = K.replay_game(
+        status, deal_cols, game_row = K.replay_game(
             np.uint64(seed), game_index, deals_mode, rules_arr, sids, bid, play, reveal,
-            params_p, log, debug, preset)
-        if status != K.LOG_FULL:
+            params_p, log, debug, preset, cap)
+        if status == K.LOG_FULL:
+            rows *= 8
+        elif status == K.ROWS_FULL:
+            cap *= 8
+        else:
             break
-        rows *= 8
     if status != K.OK:
-        r = deal_rows[-1] if len(deal_rows) else np.zeros(3, np.int32)
+        r = deal_cols[:, -1] if deal_cols.shape[1] else np.zeros(3, np.int32)
         msg = game.describe_error(int(status), game_index, int(r[0]), int(r[1]), int(r[2]),
                                   described)
         raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
     events = decode(log, seed, game_index, deals_mode, rules, described)
-    deals = game.frames(deal_rows, game_row[None, :], game_index, deals_mode)[0]
+    deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
     return events, deals, game_row
 
 
@@ -78,7 +82,7 @@ def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described) -> l
             events.append({"event": "game", "game": "fifty-six", "seed": seed,
                            "game_index": game_index, "mode": "deals" if e else "games",
                            "seats": b, "teams": c, "first_dealer": d, "start_tables": f,
-                           "rules": rules, "strategies": described})
+                           "rules": dict(rules), "strategies": described})
             teams = c
         elif kind in (K.EV_DEAL, K.EV_REDEAL):
             deal = a
