@@ -121,6 +121,17 @@ def _decide(kind, sids, fns, team, seat, hands, hand_n, public, private, legal, 
                      rngs[seat])
 
 
+@njit(cache=True, inline="always")
+def _next_seat(seat, step, seats, public):
+    """The next seat still at the table, going ``step`` (+1 or -1) round the table."""
+    s = seat
+    while True:
+        s += step
+        s = s - seats if s >= seats else (s + seats if s < 0 else s)
+        if public[V.PB_ACTIVE + s] == 1:
+            return s
+
+
 @njit(cache=True)
 def _to_arrays(hands, hand_n, seat, h, lm, legal, slots):
     """The array view of a hand mask for strategies: cards in slot order, legal flags from lm,
@@ -143,14 +154,16 @@ def trick_winner(cards, at, n, trump):
     that counts as trumps, or -1. The highest trump wins, else the highest card of the led
     suit; of identical cards the one played first wins (only a strictly stronger card takes
     over)."""
+    led = SUIT[cards[at]]
     best = 0
-    for j in range(1, n):
+    best_key = -1
+    for j in range(n):  # branch-free: rank by (trump, led suit, strength); ties keep the first
         c = cards[at + j]
-        b = cards[at + best]
         cs = SUIT[c]
-        bs = SUIT[b]
-        if (cs == bs and STRENGTH[c] > STRENGTH[b]) or (cs == trump and bs != trump):
-            best = j
+        key = (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[c]
+        better = key > best_key
+        best = j if better else best
+        best_key = key if better else best_key
     return best
 
 
@@ -245,15 +258,10 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     n_act = 0
     for s in range(seats):
         n_act += public[V.PB_ACTIVE + s]
-    first = (dealer + 1) % seats
-    while public[V.PB_ACTIVE + first] == 0:
-        first = (first + 1) % seats
+    first = _next_seat(dealer, 1, seats, public)
     order[0] = first
     for k in range(1, n_act):
-        s = (order[k - 1] + step) % seats
-        while public[V.PB_ACTIVE + s] == 0:
-            s = (s + step) % seats
-        order[k] = s
+        order[k] = _next_seat(order[k - 1], step, seats, public)
     hsize = 12 if n_act == 4 else 8
     ncards = n_act * hsize
     template = DECK_64 if ncards == 64 else DECK_48
@@ -412,7 +420,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         public[V.PB_PASSES] = passes
         if done:
             break
-        pos = (pos + 1) % n_act
+        pos = pos + 1 if pos + 1 < n_act else 0
 
     # ---- contract
     if high_v == 0:
@@ -453,10 +461,9 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         s = order[k]
         m = ZERO
         for i in range(hand_n[s]):
-            slot = SLOT_OF[hands[s, i]]
-            if (m >> uint64(slot)) & ONE:
-                slot += 1  # the second copy of an identical card
-            m |= ONE << uint64(slot)
+            slot = uint64(SLOT_OF[hands[s, i]])
+            slot += (m >> slot) & ONE  # the second copy of an identical card
+            m |= ONE << slot
         hmask[s] = m
     reveal_trick = -1
     tricks_won = 0
@@ -731,9 +738,7 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
         if max_deals > 0 and d >= max_deals:
             capped = 1
             break
-        dealer = (dealer + 1) % seats
-        while public[V.PB_ACTIVE + dealer] == 0:
-            dealer = (dealer + 1) % seats
+        dealer = _next_seat(dealer, 1, seats, public)
 
     if debug:
         total = 0
