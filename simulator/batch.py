@@ -69,36 +69,45 @@ class Runner:
 
     def play_rows(self, first: int, n: int, threads: int):
         """Kernel output for games first..first+n-1 in game order: deal table column-major
-        (columns x deals) and game rows (games x columns)."""
+        (columns x deals, possibly a view of a reused buffer) and game rows (games x columns;
+        None in deals mode)."""
         g = self.spec.game
         deals_mode = self.spec.deals_mode
         starts, ends = plan_blocks(first, n, threads)
         per_game = 1 if deals_mode else g.expected_deals(self.spec.rules)
         pieces: dict[int, list[np.ndarray]] = {}
-        game_rows = np.zeros((n, g.game_ncols), np.int32)
+        game_rows = None if deals_mode else np.empty((n, g.game_ncols), np.int32)
         pending = [(b, int(s), int(e)) for b, (s, e) in enumerate(zip(starts, ends)) if e > s]
+        passes = 0
         while pending:
             bs = np.array([p[1] for p in pending], np.int64)
             be = np.array([p[2] for p in pending], np.int64)
-            cap = int(max(be - bs)) * per_game + 8
+            # deals mode: exactly one row per game, so blocks land back to back in game order
+            room = (be - bs) * per_game + (0 if deals_mode else 8)
+            row_ends = np.cumsum(room)
+            row_starts = row_ends - room
             deal_cols, deal_n, gr, stopped, errs = g.run_blocks(
-                self.ctx, self.spec.seed, bs, be, cap, deals_mode, self.spec.debug,
-                self._scratch)
+                self.ctx, self.spec.seed, bs, be, row_starts, row_ends, deals_mode,
+                self.spec.debug, self._scratch)
             self._raise_errors(errs)
             base = int(bs[0])
             again = bool((stopped >= 0).any())  # another pass will reuse the row buffer
+            if deals_mode and not again and passes == 0:
+                return deal_cols[:, : int(row_ends[-1])], None
             nxt = []
             for i, (b, s, e) in enumerate(pending):
-                cols = deal_cols[:, i * cap: i * cap + deal_n[i]]
+                cols = deal_cols[:, row_starts[i]: row_starts[i] + deal_n[i]]
                 cols = cols.copy() if again else cols
                 cols[0] += base - first  # kernel offsets are relative to this call's first game
                 pieces.setdefault(b, []).append(cols)
                 done_to = e if stopped[i] < 0 else int(stopped[i])
-                game_rows[s - first: done_to - first] = gr[s - base: done_to - base]
+                if game_rows is not None:
+                    game_rows[s - first: done_to - first] = gr[s - base: done_to - base]
                 if stopped[i] >= 0:
                     nxt.append((b, int(stopped[i]), e))
             pending = nxt
             per_game *= 2
+            passes += 1
         ordered = [p for b in sorted(pieces) for p in pieces[b]]
         if ordered:
             deal_cols = np.concatenate(ordered, axis=1)

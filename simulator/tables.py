@@ -17,33 +17,32 @@ class Column:
     doc: str
 
 
+_NUMPY = {pl.Int8: np.int8, pl.Int16: np.int16, pl.Int32: np.int32, pl.Int64: np.int64}
+
+
 def to_frame(cols: np.ndarray, columns, null_if_negative=(), index_base: int | None = None,
              index_column: str = "game_index") -> pl.DataFrame:
-    """Kernel int32 columns (columns x rows, each column contiguous) -> typed DataFrame.
-    ``index_base`` turns the kernel's chunk-local game offsets in ``index_column`` into
-    run-wide int64 game indices."""
-    data = {}
+    """Kernel int32 columns (columns x rows, each column contiguous) -> typed DataFrame that
+    owns its data (the kernel's buffers are reused for the next chunk). ``index_base`` turns
+    the kernel's chunk-local game offsets in ``index_column`` into run-wide int64 indices;
+    columns in ``null_if_negative`` have the kernel's -1 ("does not exist") as null."""
+    series = []
     for j, col in enumerate(columns):
         v = cols[j]
         if col.name == index_column and index_base is not None:
             s = pl.Series(col.name, v.astype(np.int64) + index_base)
         elif isinstance(col.dtype, pl.Enum):
             cats = col.dtype.categories.to_list()
-            s = pl.Series(col.name, v).replace_strict(dict(enumerate(cats)), return_dtype=col.dtype)
+            s = pl.Series(col.name, v).replace_strict(dict(enumerate(cats)),
+                                                      return_dtype=col.dtype)
         elif col.dtype == pl.Boolean:
             s = pl.Series(col.name, v != 0)
         else:
-            s = pl.Series(col.name, v).cast(col.dtype)
-        if col.name in null_if_negative:
-            s = pl.when(s >= 0).then(s).otherwise(None).alias(col.name)
-            data[col.name] = s
-        else:
-            data[col.name] = s
-    df = pl.DataFrame({k: v for k, v in data.items() if isinstance(v, pl.Series)})
-    exprs = [v for v in data.values() if isinstance(v, pl.Expr)]
-    if exprs:
-        df = df.with_columns(exprs).select([c.name for c in columns])
-    return df
+            s = pl.Series(col.name, v.astype(_NUMPY[col.dtype]))
+        series.append(s)
+    df = pl.DataFrame(series)
+    nulls = [pl.when(pl.col(c) >= 0).then(pl.col(c)).alias(c) for c in null_if_negative]
+    return df.with_columns(nulls) if nulls else df
 
 
 def reuse(scratch: dict | None, key: str, shape: tuple, dtype=np.int32) -> np.ndarray:

@@ -58,19 +58,21 @@ class FiftySix:
         padded[: params.shape[0]] = params
         return to_array(rules), sids, fns, np.ascontiguousarray(padded)
 
-    def run_blocks(self, ctx, seed, starts, ends, cap, deals_mode, debug, scratch=None):
+    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
+                   scratch=None):
         from simulator.games.fifty_six.kernel import run_blocks
 
         rules_arr, sids, (bid, play, reveal), params = ctx
         nb = len(starts)
-        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, nb * cap))
+        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
         deal_n = np.zeros(nb, np.int64)
-        ngames = int(ends[-1] - starts[0])
+        ngames = nb if deals_mode else int(ends[-1] - starts[0])
         game_rows = reuse(scratch, "game_rows", (ngames, O.G_NCOLS))
         stopped = np.zeros(nb, np.int64)
         errs = np.zeros((nb, 5), np.int64)
         run_blocks(np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids, bid, play, reveal,
-                   params, starts, ends, cap, deal_cols, deal_n, game_rows, stopped, errs)
+                   params, starts, ends, row_starts.astype(np.int64),
+                   row_ends.astype(np.int64), deal_cols, deal_n, game_rows, stopped, errs)
         return deal_cols, deal_n, game_rows, stopped, errs
 
     def frames(self, deal_cols, game_rows, first, deals_mode):

@@ -772,7 +772,7 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
 _BLOCK_SIG = types.void(
     types.uint64, types.int64[::1], types.boolean, types.boolean, types.int64[::1],
     FNS, FNS, FNS, types.float64[:, ::1],
-    types.int64[::1], types.int64[::1], types.int64,
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
     types.int64[:, ::1],
 )
@@ -780,12 +780,13 @@ _BLOCK_SIG = types.void(
 
 @njit(_BLOCK_SIG, cache=True, parallel=True)
 def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-               starts, ends, cap, deal_cols, deal_n, game_rows, stopped, errs):
+               starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows, stopped, errs):
     """Play games starts[b]..ends[b]-1 for every block b in parallel.
 
-    Block b writes its deal rows to deal_cols[:, b*cap : b*cap + deal_n[b]] and one game row per
-    game to game_rows[g - starts[0]]. If its rows run out, stopped[b] is the first game not
-    played (else -1), so the caller can continue it. errs[b] = (kind, game, seat, team, value)
+    Block b writes its deal rows to deal_cols[:, row_starts[b] : row_starts[b] + deal_n[b]]
+    (never past row_ends[b]) and one game row per game to game_rows[g - starts[0]] (in deals
+    mode, where game rows mean nothing, to game_rows[b]). If its rows run out, stopped[b] is
+    the first game not played (else -1), so the caller can continue it. errs[b] = (kind, game, seat, team, value)
     for the first error, kind 0 if none.
     """
     nb = starts.shape[0]
@@ -795,13 +796,15 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
     for b in prange(nb):
         owners, st = new_state(params.shape[1])
         owners[10][:, :] = params
-        row = b * cap
-        row_end = row + cap
+        row = row_starts[b]
+        row_end = row_ends[b]
+        grow = np.int64(b)  # the block's game row in deals mode, where game rows mean nothing
         stopped[b] = -1
         for g in range(starts[b], ends[b]):
             key = R.game_key(seed, g)
             status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                                   st, deal_cols, row, row_end, game_rows[g - g0],
+                                   st, deal_cols, row, row_end,
+                                   game_rows[grow if deals_mode else g - g0],
                                    log, False, debug, no_preset)
             if status == ROWS_FULL:
                 stopped[b] = g
@@ -819,7 +822,7 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
             for k in range(nd):
                 deal_cols[O.D_GAME, row + k] = g - g0
             row += nd
-        deal_n[b] = row - b * cap
+        deal_n[b] = row - row_starts[b]
         keep_alive(owners)
 
 
