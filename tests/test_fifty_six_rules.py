@@ -340,3 +340,11 @@ def test_unknown_and_out_of_range_rules_are_refused():
                 {"team_layout": "trios"}, {"min_bid": 40, "max_bid": 30}, {"start_tables": 0}):
         with pytest.raises(UsageError):
             RULES.resolve(bad)
+
+
+def test_debug_invariants_catch_a_wrong_deck():
+    # three jacks of spades and one jack of hearts: every hand plays out, but the deck is not
+    # the double stripped deck, and the conservation check must say so
+    hands = ["JS JS 9S 9S AS AS 10S 10S KS KS QS QS", H4[1].replace("JH JH", "JH JS"), H4[2], H4[3]]
+    with pytest.raises(AssertionError, match="invariant"):
+        play_deal(hands, calls=[PASS] * 4)

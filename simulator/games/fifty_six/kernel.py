@@ -231,17 +231,6 @@ def _weak(public, feats, nteams):
 
 
 @njit(cache=True)
-def _remove(hands, hand_n, seat, idx):
-    n = hand_n[seat] - 1
-    c = hands[seat, idx]
-    for k in range(idx, n):  # keep order: a hand reads the same in every log line
-        hands[seat, k] = hands[seat, k + 1]
-    hands[seat, n] = 0
-    hand_n[seat] = n
-    return c
-
-
-@njit(cache=True)
 def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
               row_out, log, log_on, debug, preset):
     """Deal, bid, play and score one deal on the tables in ``st``; fill ``row_out``.
@@ -562,9 +551,10 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         for j in range(n_act):
             if order[j] == best_seat:
                 leader_pos = j
-    for k in range(n_act):  # hands as arrays again (what is left: sitting-out hands)
-        s = order[k]
-        _to_arrays(hands, hand_n, s, hmask[s], ZERO, legal, slots)
+    if thani or debug:  # hands as arrays again (what is left: sitting-out hands)
+        for k in range(n_act):
+            s = order[k]
+            _to_arrays(hands, hand_n, s, hmask[s], ZERO, legal, slots)
 
     # ---- score
     bpts = public[V.PB_TEAM_POINTS + cteam]
@@ -687,11 +677,13 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     public[V.PB_RULE_THANI] = rules[RU.R_THANI]
     public[V.PB_RULE_HIDDEN] = rules[RU.R_HIDDEN_TRUMP]
     public[V.PB_RULE_NO_TRUMP_LEAD] = rules[RU.R_NO_TRUMP_LEAD]
+    team = 0  # seat s is in team s % nteams (counted up: a division per seat shows per deal)
     for s in range(V.MAX_SEATS):
-        public[V.PB_TEAM_OF + s] = s % nteams if s < seats else -1
+        public[V.PB_TEAM_OF + s] = team if s < seats else -1
         public[V.PB_ACTIVE + s] = 1 if s < seats else 0
         private[s, V.PV_SEAT] = s
-        private[s, V.PV_TEAM] = s % nteams
+        private[s, V.PV_TEAM] = team
+        team = team + 1 if team + 1 < nteams else 0
     for s in range(seats):
         R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
     for tm in range(V.MAX_TEAMS):
