@@ -1,7 +1,8 @@
 """56 kernel: deal, auction, tricks and scoring of whole games or single deals, in Numba.
 
 ``play_game`` is the one place a 56 game is played. The batch kernel ``run_blocks`` runs it
-over blocks of game indices in parallel and writes fixed-width int32 rows; the replay calls it
+over blocks of game indices in parallel and writes int32 columns (one value per deal and
+column, column-major); the replay calls it
 for a single game with the event log switched on. Randomness: the shuffle of deal ``d`` of
 game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
 """
@@ -97,14 +98,15 @@ def new_state(nparams):
     feats = np.zeros((V.MAX_SEATS, 8), np.int32)  # jacks, nines, points, suit counts x4
     hmask = np.zeros(V.MAX_SEATS, np.uint64)  # hands during play (see SLOT_OF)
     slots = np.zeros(16, np.int64)  # slot of each position of a hand handed to a strategy
-    order = np.zeros(V.MAX_SEATS, np.int64)
+    order = np.zeros(V.MAX_SEATS, np.int64)  # seats in turn order from the dealer's right
+    pos_of = np.zeros(V.MAX_SEATS, np.int64)  # a seat's place in that order
     tables = np.zeros(V.MAX_TEAMS, np.int64)
     params = np.zeros((V.MAX_TEAMS, nparams), np.float64)  # filled by the caller
     owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params,
-              hmask, slots)
+              hmask, slots, pos_of)
     state = (borrow(hands), borrow(hand_n), borrow(deck), borrow(public), borrow(private),
              borrow(legal), borrow(rngs), borrow(feats), borrow(order), borrow(tables),
-             borrow(params), borrow(hmask), borrow(slots))
+             borrow(params), borrow(hmask), borrow(slots), borrow(pos_of))
     return owners, state
 
 
@@ -238,7 +240,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
     returned value) for the message.
     """
-    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots = st
+    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots, pos_of = st
     seats = public[V.PB_SEATS]
     nteams = public[V.PB_NTEAMS]
     step = -1 if rules[RU.R_SHEET_ORDER] else 1
@@ -251,6 +253,8 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     order[0] = first
     for k in range(1, n_act):
         order[k] = _next_seat(order[k - 1], step, seats, public)
+    for k in range(n_act):
+        pos_of[order[k]] = k
     hsize = 12 if n_act == 4 else 8
     ncards = n_act * hsize
     template = DECK_64 if ncards == 64 else DECK_48
@@ -468,7 +472,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         for k in range(n_act):
             p = leader_pos + k
             seat = order[p - n_act if p >= n_act else p]
-            if private[seat, V.PV_SITS_OUT] == 1:
+            if thani and private[seat, V.PV_SITS_OUT] == 1:
                 continue
             team = public[V.PB_TEAM_OF + seat]
             h = hmask[seat]
@@ -548,9 +552,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             tricks_won += 1
         if log_on:
             _emit(log, EV_TRICK, t, best_seat, tpts, 0, 0, 0)
-        for j in range(n_act):
-            if order[j] == best_seat:
-                leader_pos = j
+        leader_pos = pos_of[best_seat]
     if thani or debug:  # hands as arrays again (what is left: sitting-out hands)
         for k in range(n_act):
             s = order[k]
@@ -615,11 +617,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     row_out[O.D_MADE] = 1 if made else 0
     row_out[O.D_STAKE] = stake
     row_out[O.D_MOVED] = moved
-    bpos = -1
-    for k in range(n_act):
-        if order[k] == bidder:
-            bpos = k
-    row_out[O.D_BIDDER_POS] = bpos
+    row_out[O.D_BIDDER_POS] = pos_of[bidder] if bidder >= 0 else -1
     row_out[O.D_CALLS] = ncalls
     row_out[O.D_BIDS] = nbids
     row_out[O.D_OPENER] = open_seat
