@@ -21,7 +21,7 @@ import numpy as np
 import simulator
 from simulator.errors import StrategyError, UsageError
 from simulator.progress import Progress
-from simulator.tables import to_frame, write_json_atomic, write_parquet_atomic
+from simulator.tables import write_json_atomic, write_parquet_atomic
 
 
 @dataclass

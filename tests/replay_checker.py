@@ -267,7 +267,6 @@ class _Checker:
 
     def play_deal(self, d: int, dealer: int):
         rules = self.rules
-        seats = self.seats
         n_act = sum(self.active)
         first = self.next_active(dealer, 1)
         order = [first]

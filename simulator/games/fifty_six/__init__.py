@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.errors import UsageError
 from simulator.games.fifty_six import outcomes as O
 from simulator.games.fifty_six.rules import RULES, to_array
 from simulator.strategy import resolve_strategies as _resolve
