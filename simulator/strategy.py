@@ -78,6 +78,9 @@ def parse_spec(text: str, n_teams: int | None = None) -> StrategySpec:
     else:
         name = head
     name = name.strip()
+    if name.endswith(".py") and sep:  # a plug-in: 'file.py:NAME[:k=v,...]'
+        strat, sep, rest = rest.partition(":")
+        name = f"{name}:{strat.strip()}"
     params = {}
     if sep:
         for part in rest.split(","):
@@ -98,12 +101,17 @@ def parse_spec(text: str, n_teams: int | None = None) -> StrategySpec:
 
 
 def resolve_strategies(specs: list[str], registry: dict[str, StrategyDef], n_teams: int,
-                       default: str = "random") -> tuple[list[StrategyDef], np.ndarray, list[dict]]:
-    """Per team: the definition, a (teams x width) parameter matrix, and a JSON description."""
+                       default: str = "random", load=None
+                       ) -> tuple[list[StrategyDef], np.ndarray, list[dict]]:
+    """Per team: the definition, a (teams x width) parameter matrix, and a JSON description.
+    ``load(name)`` turns a plug-in name ('file.py:NAME') into a StrategyDef."""
+    registry = dict(registry)
     chosen: list[StrategySpec | None] = [None] * n_teams
     fallback = StrategySpec(-1, default)
     for text in specs:
         s = parse_spec(text, n_teams)
+        if load is not None and ".py:" in s.name and s.name not in registry:
+            registry[s.name] = load(s.name)
         if s.name not in registry:
             raise UsageError(
                 f"unknown strategy '{s.name}' (allowed: {', '.join(sorted(registry))})"

@@ -56,6 +56,12 @@ def random_reveal(hand, n, public, private, legal, params, rng):
     return below(rng, 2)
 
 
+@njit(cache=True)
+def never_reveal(hand, n, public, private, legal, params, rng):
+    """Never asks for a hidden trump (the default for plug-ins without a reveal function)."""
+    return 0
+
+
 @njit(cache=True, inline="always")
 def random_play_mask(legal_mask, rng):
     """random_play on the kernel's hand masks: the same choice (the r-th legal card in slot

@@ -32,7 +32,14 @@ class FiftySix:
     def resolve_strategies(self, specs, rules, extra=None):
         """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
         registry = {**self.registry, **(extra or {})}
-        return _resolve(list(specs), registry, self.n_teams(rules))
+        return _resolve(list(specs), registry, self.n_teams(rules), load=self.load_plugin)
+
+    def load_plugin(self, name: str):
+        from simulator.games.fifty_six.view import DECISION_SIG
+        from simulator.plugins import load_plugin
+        from strategies.fifty_six import never_reveal
+
+        return load_plugin(name, DECISION_SIG, ("bid", "play"), {"reveal": never_reveal})
 
     def expected_deals(self, rules: dict) -> int:
         return min(rules["max_deals"] or 32, 32)
