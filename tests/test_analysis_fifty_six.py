@@ -1,5 +1,4 @@
 """The bid-success study against numbers computed by hand on a small table."""
-import json
 import subprocess
 import sys
 
