@@ -20,14 +20,6 @@ def code(rank: int, suit: int) -> int:
     return suit * 13 + rank
 
 
-def rank_of(c: int) -> int:
-    return c % 13
-
-
-def suit_of(c: int) -> int:
-    return c // 13
-
-
 def name(c: int) -> str:
     """'JS', '10H', 'AD', 'JK' (joker)."""
     c = int(c)
@@ -45,10 +37,6 @@ def parse(text: str) -> int:
     if len(t) < 2 or t[-1] not in SUITS or t[:-1] not in RANKS:
         raise ValueError(f"not a card: {text!r} (rank 2-10 J Q K A then suit S H D C, or JK)")
     return code(RANKS.index(t[:-1]), SUITS.index(t[-1]))
-
-
-def parse_many(text: str) -> np.ndarray:
-    return np.array([parse(t) for t in text.split()], dtype=np.int8)
 
 
 def deck(ranks, copies: int = 1, jokers: int = 0) -> np.ndarray:

@@ -77,8 +77,3 @@ def shuffle(rng, a, n):
             a[j] = t
             i -= 1
 
-
-@njit(cache=True)
-def uniform(rng):
-    """Uniform float in [0, 1) with 53 random bits."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

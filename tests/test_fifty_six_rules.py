@@ -237,8 +237,7 @@ def test_game_ends_when_a_team_has_no_tables():
     end = ev[-1]
     assert end["event"] == "game_end" and end["deals"] == deals.height
     assert sorted(end["tables"]) == [0, 2] and end["winner_team"] == end["tables"].index(2)
-    # every earlier deal moved nothing (only possible if a contract stake of 0... never): so the
-    # game is exactly as long as the first deal that moved a table
+    # with one table a team, the first deal that moves a table empties a team and ends the game
     moved = deals["tables_moved"].to_list()
     assert all(m == 0 for m in moved[:-1]) and moved[-1] > 0
 
@@ -279,8 +278,7 @@ def test_sheet_clockwise_order_puts_the_dealer_second():
 # ---- options
 
 def test_hidden_trump_is_secret_until_asked_and_then_counts():
-    # seat 0 bids 28 hearts? It holds no hearts... seat 1 bids 28 diamonds-free: choose seat 1
-    # bidding 28 clubs (it holds none); seat 0 leads JS, seat 1 cannot follow and asks.
+    # seat 1 (hearts only) bids 28 clubs; seat 0 leads a spade, seat 1 cannot follow and asks
     calls = [PASS, bid(28, "C"), PASS, PASS, PASS]
     ev, row = play_deal(H4, calls=calls, rules={"hidden_trump": True})
     seen = [e["seen_as"] for e in ev if e["event"] == "call" and e["call"] == "bid"]
@@ -331,8 +329,8 @@ def test_no_trump_lead_until_broken():
     assert next(e for e in ev if e["event"] == "play")["card"] == "QH"
     ev, _ = play_deal(hands, calls=calls, cards=["JS"])
     assert next(e for e in ev if e["event"] == "play")["card"] == "JS"
-    # once a trump has been played (seat 1 follows QH... with QS? no: it holds hearts), a
-    # player who holds only trumps may lead them: covered by the replay checker
+    # leading trumps once they are broken, or when holding only trumps, is checked on many
+    # random games by the replay checker
 
 
 def test_unknown_and_out_of_range_rules_are_refused():
