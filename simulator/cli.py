@@ -8,7 +8,7 @@ import click
 
 from simulator.errors import StrategyError, UsageError
 
-GAME_NAMES = ("fifty-six",)
+GAME_NAMES = ("fifty-six", "hand-and-foot")
 
 
 def _game(name: str):
@@ -110,12 +110,15 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out)
     """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
     import json
 
-    from simulator.games.fifty_six.replay import play_one
+    from simulator.games import get_replay
 
     g = _game(game)
+    play_one = get_replay(game)
     if game_index < 0:
         raise UsageError(f"--game-index {game_index}: must be 0 or more")
     rules = _rules(g, players, rule_opts)
+    if mode == "deals" and not g.supports_deals_mode:
+        raise UsageError(f"--mode deals is not available for {g.name} (use --mode games)")
     events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
                             deals_mode=mode == "deals", debug=True)
     lines = "".join(json.dumps(e) + "\n" for e in events)

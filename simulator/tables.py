@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 
 @dataclass(frozen=True)
@@ -76,3 +77,23 @@ def schema_markdown(title: str, columns) -> str:
     for c in columns:
         lines.append(f"| `{c.name}` | {c.dtype} | {c.doc} |")
     return "\n".join(lines) + "\n"
+
+
+@njit(cache=True)
+def emit(log, kind, a, b, c, d, e, f):
+    """Append an event row (kind, then six fields) to a replay log; ``log[0, 0]`` counts the
+    rows used (row 0 is the header) and ``log[0, 1]`` is set when the log is full. Returns the
+    row's index, or -1 when it did not fit (the caller then grows the log and replays)."""
+    i = log[0, 0] + 1
+    if i >= log.shape[0]:
+        log[0, 1] = 1
+        return -1
+    log[0, 0] = i
+    log[i, 0] = kind
+    log[i, 1] = a
+    log[i, 2] = b
+    log[i, 3] = c
+    log[i, 4] = d
+    log[i, 5] = e
+    log[i, 6] = f
+    return i

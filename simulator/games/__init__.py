@@ -5,6 +5,7 @@ from simulator.errors import UsageError
 
 GAMES = {
     "fifty-six": "simulator.games.fifty_six",
+    "hand-and-foot": "simulator.games.hand_and_foot",
 }
 
 
@@ -12,3 +13,9 @@ def get_game(name: str):
     if name not in GAMES:
         raise UsageError(f"unknown game '{name}' (allowed: {', '.join(GAMES)})")
     return import_module(GAMES[name]).GAME
+
+
+def get_replay(name: str):
+    """The game's ``play_one(game, rules, strategies, seed, game_index, ...)`` replay function."""
+    get_game(name)
+    return import_module(GAMES[name] + ".replay").play_one

@@ -1,0 +1,116 @@
+"""Hand and Foot: the game adapter the engine and CLI use (rules, strategies, kernel, tables)."""
+from __future__ import annotations
+
+from simulator._cache import use_game_cache
+
+# Numba cache folder keyed by this game's sources (see simulator/_cache.py); must run before
+# any of the game's @njit functions are decorated, i.e. before the imports below.
+use_game_cache("hand_and_foot")
+
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from simulator.games.hand_and_foot import outcomes as O  # noqa: E402
+from simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
+from simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
+from simulator.strategy import resolve_strategies as _resolve  # noqa: E402
+from simulator.tables import reuse, to_frame  # noqa: E402
+
+
+class HandAndFoot:
+    name = "hand-and-foot"
+    rules = RULES
+    supports_deals_mode = False
+    deal_columns = O.DEAL_COLUMNS
+    game_columns = O.GAME_COLUMNS
+    deal_ncols = O.D_NCOLS
+    game_ncols = O.G_NCOLS
+
+    @property
+    def registry(self):
+        from strategies.hand_and_foot import REGISTRY
+
+        return REGISTRY
+
+    def n_teams(self, rules: dict) -> int:
+        return n_teams(rules["players"])
+
+    def resolve_strategies(self, specs, rules, extra=None):
+        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
+        registry = {**self.registry, **(extra or {})}
+        return _resolve(list(specs), registry, self.n_teams(rules), load=self.load_plugin)
+
+    def load_plugin(self, name: str):
+        from simulator.games.hand_and_foot.view import DECISION_SIG
+        from simulator.plugins import load_plugin
+        from strategies.hand_and_foot import heuristic_ask, heuristic_grant
+
+        return load_plugin(name, DECISION_SIG, ("draw", "meld", "discard"),
+                           {"ask": heuristic_ask, "grant": heuristic_grant})
+
+    def expected_deals(self, rules: dict) -> int:
+        """Deal-table rows per game: one per deal and team."""
+        return rules["deals"] * self.n_teams(rules)
+
+    def default_chunk(self, deals_mode: bool) -> int:
+        return 20_000
+
+    def prepare(self, rules: dict, defs, params):
+        from strategies.hand_and_foot import BUILTIN_IDS
+
+        sids = np.full(MAX_TEAMS, -1, np.int64)
+        for t, d in enumerate(defs):
+            sids[t] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
+        fns = []
+        for decision in DECISIONS:
+            per_team = [d.decisions[decision] for d in defs]
+            per_team += [per_team[-1]] * (MAX_TEAMS - len(per_team))
+            fns.append(tuple(per_team))
+        padded = np.zeros((MAX_TEAMS, params.shape[1]), np.float64)
+        padded[: params.shape[0]] = params
+        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded)
+
+    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
+                   scratch=None):
+        from simulator.games.hand_and_foot.kernel import run_blocks
+
+        rules_arr, sids, fns, params = ctx
+        nb = len(starts)
+        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
+        deal_n = np.zeros(nb, np.int64)
+        game_rows = reuse(scratch, "game_rows", (int(ends[-1] - starts[0]), O.G_NCOLS))
+        stopped = np.zeros(nb, np.int64)
+        errs = np.zeros((nb, 5), np.int64)
+        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, starts, ends,
+                   row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
+                   game_rows, stopped, errs)
+        return deal_cols, deal_n, game_rows, stopped, errs
+
+    def frames(self, deal_cols, game_rows, first, deals_mode):
+        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
+        game_cols = np.ascontiguousarray(game_rows.T)
+        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
+        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
+        games = games.with_columns(
+            pl.when(pl.col("teams") >= 3).then(pl.col("total_team2")).alias("total_team2"))
+        return deals, games
+
+    def is_invariant_error(self, kind: int) -> bool:
+        from simulator.games.hand_and_foot.kernel import INVARIANT
+
+        return kind == INVARIANT
+
+    def describe_error(self, kind, game, seat, team, value, described) -> str:
+        from simulator.games.hand_and_foot import kernel as K
+
+        if kind == K.INVARIANT:
+            return (f"hand-and-foot: invariant violated in game {game} (cards not conserved "
+                    f"or a meld broke the rules; seat {seat}, team {team}, detail {value})")
+        decision = {K.BAD_DRAW: "draw", K.BAD_MELD: "meld", K.BAD_DISCARD: "discard",
+                    K.BAD_ASK: "ask", K.BAD_GRANT: "grant"}.get(kind, "?")
+        name = described[team]["name"] if 0 <= team < len(described) else "?"
+        return (f"strategy '{name}' (team {team}, seat {seat}) returned an illegal {decision} "
+                f"choice {value} in game {game}")
+
+
+GAME = HandAndFoot()

@@ -1,0 +1,1106 @@
+"""Hand and Foot kernel: deal, turns (draw, meld, feet, going out, discard) and scoring, in Numba.
+
+``play_game`` is the one place a game is played; ``run_blocks`` runs it over blocks of game
+indices in parallel and writes int32 columns (one row per deal and team); the replay calls it
+for one game with the event log on. State is counts per card kind (view.KIND_OF) for hands,
+feet, melds and the pile; the stock keeps card codes so a replay can name every card.
+Randomness: the shuffle (and upcard burials) of deal ``d`` come from sub-stream (g, DEAL, d),
+each seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
+"""
+import numpy as np
+from numba import njit, prange, types
+
+from simulator import rng as R
+from simulator.cards import RANKS, deck as _deck
+from simulator.nrt import borrow, keep_alive
+from simulator.tables import emit
+from simulator.games.hand_and_foot import outcomes as O
+from simulator.games.hand_and_foot import rules as RU
+from simulator.games.hand_and_foot import view as V
+from simulator.games.hand_and_foot.view import (
+    ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, KIND_OF, MELD, NK, OP_ADD_JOKER, OP_ADD_NAT,
+    OP_ADD_TWO, OP_B3_3, OP_B3_4, OP_START2_JOKER, OP_START2_TWO, OP_START3, OP_W030, OP_W300,
+    P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
+    P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
+    T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
+    VALUE, WILD_T, action, rank_meld_ok, reach, team_base,
+)
+from strategies.hand_and_foot import builtin_decision
+
+MAX_CARDS = 54 * 12
+FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks
+
+# kernel status codes (also the error kinds reported to Python)
+OK, ROWS_FULL, BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT, INVARIANT, LOG_FULL = range(9)
+BAD_OF = (BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT)
+
+# replay event kinds; each event is a row of LOG_W int32: kind, then fields
+(EV_GAME, EV_DEAL, EV_DECK, EV_UPCARD, EV_RED3, EV_DRAW, EV_PILE, EV_MELD, EV_FOOT, EV_ASK,
+ EV_DISCARD, EV_OUT, EV_TURN, EV_DEAL_END, EV_SCORE, EV_GAME_END, EV_NO_DISCARD) = range(17)
+LOG_W = 20
+# red three sources
+R3_DEALT, R3_STOCK, R3_FOOT, R3_PILE = range(4)
+
+FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
+
+# per-team statistics kept during a deal (stats[team, S_*])
+(S_INIT_TURN, S_INIT_POINTS, S_INIT_SOURCE, S_PILE_TAKES, S_WENT_OUT) = range(5)
+S_W = 8
+
+
+@njit(cache=True)
+def new_state(nparams):
+    """Scratch arrays for one game, allocated once per block of games. Returns (owners, state):
+    ``state`` holds unowned views (simulator.nrt.borrow) of the arrays in ``owners``."""
+    hands = np.zeros((V.MAX_SEATS, NK), np.int16)
+    feet = np.zeros((V.MAX_SEATS, NK), np.int16)
+    deck = np.zeros(MAX_CARDS, np.int8)  # shuffled codes; the stock is deck[top:ncards]
+    pile = np.zeros(MAX_CARDS, np.int8)  # kinds, top at pile[n - 1]
+    public = np.zeros(V.P_LEN, np.int32)
+    private = np.zeros((V.MAX_SEATS, V.V_LEN), np.int32)
+    legal = np.zeros(V.LEGAL_LEN, np.int16)
+    rngs = np.zeros((V.MAX_SEATS + 1, 2), np.uint64)
+    tbl = np.zeros((V.MAX_TEAMS, NK), np.int16)  # cards on the table per team, by kind
+    stats = np.zeros((V.MAX_TEAMS, S_W), np.int32)
+    params = np.zeros((V.MAX_TEAMS, nparams), np.float64)
+    work = np.zeros(NK, np.int16)  # counting cards for reach()
+    started = np.zeros(V.N_TARGETS, np.int8)  # melds started this turn (one-action rule)
+    snap = np.zeros(V.TEAM_W + 3 * NK + 1, np.int32)  # a cancelled initial meld goes back
+    owners = (hands, feet, deck, pile, public, private, legal, rngs, tbl, stats, params, work,
+              started, snap)
+    state = (borrow(hands), borrow(feet), borrow(deck), borrow(pile), borrow(public),
+             borrow(private), borrow(legal), borrow(rngs), borrow(tbl), borrow(stats),
+             borrow(params), borrow(work), borrow(started), borrow(snap))
+    return owners, state
+
+
+@njit(cache=True, inline="always")
+def _decide(kind, sids, fns, team, seat, hands, public, private, legal, params, rngs):
+    sid = sids[team]
+    if sid >= 0:
+        return builtin_decision(kind, sid, hands[seat], public, private[seat], legal,
+                                params[team], rngs[seat])
+    return fns[team](hands[seat], public, private[seat], legal, params[team], rngs[seat])
+
+
+@njit(cache=True)
+def _top7(public, pile, rules):
+    """Public counts of the kinds a pile take would give now."""
+    for k in range(NK):
+        public[P_PILE_TOP7 + k] = 0
+    n = public[P_PILE_N]
+    take = rules[RU.R_PILE_TAKE]
+    m = n if take == 0 else min(n, take)
+    for i in range(n - m, n):
+        public[P_PILE_TOP7 + pile[i]] += 1
+    public[P_PILE_TOP] = pile[n - 1] if n > 0 else -1
+
+
+@njit(cache=True)
+def _draw_code(deck, public, ncards):
+    """Top card of the stock (a card code), or -1 if the stock is empty."""
+    n = public[P_STOCK_N]
+    if n == 0:
+        return -1
+    public[P_STOCK_N] = n - 1
+    return deck[ncards - n]
+
+
+@njit(cache=True)
+def _lay_red3(seat, team, source, hands, public, tbl, deck, ncards, log, log_on):
+    """A red three goes face up to the team's table and is replaced from the stock (again and
+    again while the replacement is a red three; simply laid down when the stock is empty)."""
+    tbl[team, RED3] += 1
+    public[team_base(team) + T_RED3] += 1
+    code = _draw_code(deck, public, ncards)
+    if log_on:
+        emit(log, EV_RED3, seat, source, code, 0, 0, 0)
+    while code >= 0:
+        k = KIND_OF[code]
+        if k != RED3:
+            hands[seat, k] += 1
+            public[P_HAND_N + seat] += 1
+            return
+        tbl[team, RED3] += 1
+        public[team_base(team) + T_RED3] += 1
+        code = _draw_code(deck, public, ncards)
+        if log_on:
+            emit(log, EV_RED3, seat, R3_STOCK, code, 0, 0, 0)
+
+
+@njit(cache=True)
+def _lay_held_red3(seat, team, source, hands, public, tbl, deck, ncards, log, log_on):
+    while hands[seat, RED3] > 0:
+        hands[seat, RED3] -= 1
+        public[P_HAND_N + seat] -= 1
+        _lay_red3(seat, team, source, hands, public, tbl, deck, ncards, log, log_on)
+
+
+@njit(cache=True)
+def _draw_stock(seat, team, k, hands, public, tbl, deck, ncards, log, log_on):
+    for _ in range(k):
+        code = _draw_code(deck, public, ncards)
+        if code < 0:
+            return
+        if log_on:
+            emit(log, EV_DRAW, seat, code, 0, 0, 0, 0)
+        kind = KIND_OF[code]
+        if kind == RED3:
+            _lay_red3(seat, team, R3_STOCK, hands, public, tbl, deck, ncards, log, log_on)
+        else:
+            hands[seat, kind] += 1
+            public[P_HAND_N + seat] += 1
+
+
+@njit(cache=True)
+def _pick_up_foot(seat, team, way, hands, feet, public, private, tbl, deck, ncards, log, log_on):
+    for k in range(NK):
+        hands[seat, k] = feet[seat, k]
+        feet[seat, k] = 0
+        private[seat, V_EXTRA + k] = 0
+    public[P_HAND_N + seat] = public[P_FOOT_N + seat]
+    public[P_FOOT_N + seat] = 0
+    public[P_IN_FOOT + seat] = 1
+    private[seat, V_IN_FOOT] = 1
+    if log_on:
+        emit(log, EV_FOOT, seat, way, 0, 0, 0, 0)
+    _lay_held_red3(seat, team, R3_FOOT, hands, public, tbl, deck, ncards, log, log_on)
+
+
+@njit(cache=True)
+def _delta(target, op):
+    """(naturals, twos, jokers, black threes, starts a meld) an action puts on the table."""
+    if target == B3_T:
+        return 0, 0, 0, 3 if op == OP_B3_3 else 4, False
+    if op == OP_ADD_NAT:
+        return 1, 0, 0, 0, False
+    if op == OP_ADD_TWO:
+        return 0, 1, 0, 0, False
+    if op == OP_ADD_JOKER:
+        return 0, 0, 1, 0, False
+    if op == OP_START3:
+        return 3, 0, 0, 0, True
+    if op == OP_START2_TWO:
+        return 2, 1, 0, 0, True
+    if op == OP_START2_JOKER:
+        return 2, 0, 1, 0, True
+    j = op - OP_W300  # wild meld of 3: (3 - j) twos and j jokers
+    return 0, 3 - j, j, 0, True
+
+
+@njit(cache=True)
+def _apply(seat, team, target, dn, d2, dj, db3, hands, public, private, tbl):
+    """Move cards from the hand to the team's melds. Returns (counting points, book kind:
+    -1 none, 0 clean, 1 dirty, 2 wild). Cards from the pile this turn are used last, so a
+    melded card counts toward the minimum while the hand still has one of its kind."""
+    counted = 0
+    for j in range(4):
+        if j == 0:
+            k, m = target, dn
+        elif j == 1:
+            k, m = TWO, d2
+        elif j == 2:
+            k, m = JOKER, dj
+        else:
+            k, m = BLACK3, db3
+        if m == 0:
+            continue
+        own = hands[seat, k] - private[seat, V_EXTRA + k]
+        c = min(m, own)
+        counted += c * VALUE[k]
+        private[seat, V_EXTRA + k] -= m - c
+        hands[seat, k] -= m
+        tbl[team, k] += m
+        public[team_base(team) + T_POINTS] += m * VALUE[k]
+        public[P_HAND_N + seat] -= m
+    book = -1
+    if target != B3_T:
+        b = team_base(team) + T_MELDS + 3 * target
+        public[b] += dn
+        public[b + 1] += d2
+        public[b + 2] += dj
+        if public[b] + public[b + 1] + public[b + 2] == 7:
+            if target == WILD_T:
+                book = 2
+            elif public[b + 1] + public[b + 2] == 0:
+                book = 0
+            else:
+                book = 1
+            public[team_base(team) + T_CLEAN + book] += 1
+            public[b] = 0
+            public[b + 1] = 0
+            public[b + 2] = 0
+    return counted, book
+
+
+@njit(cache=True)
+def _counting(seat, hands, private, work):
+    for k in range(NK):
+        work[k] = hands[seat, k] - private[seat, V_EXTRA + k]
+
+
+@njit(cache=True)
+def _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public, private, work):
+    """reach() of the counting cards once (dn, d2, dj) go to the target meld, (hn, h2, hj) of
+    them from the hand (nothing is changed)."""
+    _counting(seat, hands, private, work)
+    b = team_base(team) + T_MELDS + 3 * target
+    s0, s1, s2 = public[b], public[b + 1], public[b + 2]
+    z = s0 + s1 + s2 + dn + d2 + dj
+    if z == 7:
+        public[b], public[b + 1], public[b + 2] = 0, 0, 0
+    else:
+        public[b], public[b + 1], public[b + 2] = s0 + dn, s1 + d2, s2 + dj
+    if target < WILD_T:
+        work[target] = max(0, work[target] - hn)
+    work[TWO] = max(0, work[TWO] - h2)
+    work[JOKER] = max(0, work[JOKER] - hj)
+    r = reach(work, public, team)
+    public[b], public[b + 1], public[b + 2] = s0, s1, s2
+    return r
+
+
+@njit(cache=True)
+def _out_ok(seat, team, public, private, rules, extra_book):
+    """Going-out conditions other than permission: books (with ``extra_book`` about to be
+    completed), the player in the foot, and the partner (or, alone, the player) having played
+    a turn from the foot."""
+    tb = team_base(team)
+    c = public[tb + T_CLEAN] + (extra_book == 0)
+    d = public[tb + T_DIRTY] + (extra_book == 1)
+    w = public[tb + T_WILD] + (extra_book == 2)
+    if c < rules[RU.R_NEED_CLEAN] or d < rules[RU.R_NEED_DIRTY] or w < rules[RU.R_NEED_WILD]:
+        return False
+    if public[P_IN_FOOT + seat] == 0:
+        return False
+    p = private[seat, V_PARTNER]
+    q = seat if p < 0 else p
+    return public[P_IN_FOOT + q] == 1 and public[P_FOOT_TURNS + q] >= 1
+
+
+@njit(cache=True)
+def _list_melds(seat, team, hands, public, private, rules, legal, work, started, mode, preinit,
+                need, pile_turn):
+    """Fill ``legal`` with the meld actions allowed now (and STOP when stopping is allowed).
+    Returns (n, wants permission): going-out actions wait for the partner's permission."""
+    tb = team_base(team)
+    in_foot = public[P_IN_FOOT + seat] == 1
+    cards = public[P_HAND_N + seat]
+    staged = private[seat, V_STAGED]
+    perm = private[seat, V_PERMISSION]
+    solo = private[seat, V_PARTNER] < 0
+    one_action = rules[RU.R_ONE_ACTION] == 1
+    no_discard_out = rules[RU.R_OUT_NO_DISCARD] == 1
+    n = 0
+    want_perm = False
+    for target in range(V.N_TARGETS + 1):
+        if target == B3_T:
+            if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hands[seat, BLACK3] < 3:
+                continue
+            op_lo, op_hi = OP_B3_3, OP_B3_4 + 1
+        elif target == WILD_T:
+            op_lo, op_hi = OP_ADD_NAT, OP_W030 + 1
+        else:
+            if hands[seat, target] == 0 and public[tb + T_MELDS + 3 * target] == 0:
+                continue
+            op_lo, op_hi = OP_ADD_NAT, OP_START2_JOKER + 1
+        b = tb + T_MELDS + 3 * target
+        if target < B3_T:
+            n0, t0, j0 = public[b], public[b + 1], public[b + 2]
+        else:
+            n0, t0, j0 = 0, 0, 0
+        exists = n0 + t0 + j0 > 0
+        for op in range(op_lo, op_hi):
+            if target == WILD_T and (op == OP_ADD_NAT or OP_START3 <= op <= OP_START2_JOKER):
+                continue
+            dn, d2, dj, db3, starts = _delta(target, op)
+            if target < B3_T and starts == exists:
+                continue  # start only an absent meld, add only to an unfinished one
+            if (dn > 0 and hands[seat, target] < dn) or hands[seat, TWO] < d2 \
+                    or hands[seat, JOKER] < dj or hands[seat, BLACK3] < db3:
+                continue
+            n1, w1 = n0 + dn, t0 + j0 + d2 + dj
+            if target == WILD_T:
+                if n1 + w1 > 7:
+                    continue
+            elif target < WILD_T and not rank_meld_ok(n1, w1):
+                continue
+            if one_action and mode != 0 and target < B3_T:
+                start_mode = starts or (target < B3_T and started[target] == 1)
+                if (mode == 1) != start_mode:
+                    continue
+            book = -1
+            if target < B3_T and n1 + w1 == 7:
+                book = 2 if target == WILD_T else (0 if w1 == 0 else 1)
+            left = cards - dn - d2 - dj - db3
+            if target == B3_T and left > 1:
+                continue  # black threes only in the turn, and as the last meld, of going out
+            if in_foot and left < 2:
+                if left == 0 and not no_discard_out:
+                    continue
+                if not _out_ok(seat, team, public, private, rules, book):
+                    continue
+                if not solo and perm != 1:
+                    if perm == -1:
+                        want_perm = True
+                    continue
+            if preinit:
+                # counting points this action adds (pile cards last), then: can the minimum
+                # still be reached?
+                gain = 0
+                if dn > 0:
+                    gain += min(dn, hands[seat, target] - private[seat, V_EXTRA + target]) * VALUE[target]
+                gain += min(d2, hands[seat, TWO] - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
+                gain += min(dj, hands[seat, JOKER] - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
+                if staged + gain < need and target < B3_T:
+                    if staged + gain + _reach_after(seat, team, target, dn, d2, dj, dn, d2, dj,
+                                                    hands, public, private, work) < need:
+                        continue
+                elif staged + gain < need:
+                    continue
+            n += 1
+            legal[n] = action(target, op)
+    stop_ok = True
+    if preinit and staged < need and (staged > 0 or pile_turn):
+        stop_ok = False
+    if stop_ok:
+        n += 1
+        legal[n] = STOP
+    legal[0] = n
+    return n, want_perm
+
+
+@njit(cache=True)
+def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private, legal, params,
+                    rngs, log, log_on):
+    """The player may ask; the partner's strategy answers. Returns a status (OK or BAD_*)."""
+    legal[0] = 2
+    legal[1] = 0
+    legal[2] = 1
+    i = _decide(ASK, sids, ask_fns, team, seat, hands, public, private, legal, params, rngs)
+    if i < 0 or i > 1:
+        return BAD_ASK, i
+    p = private[seat, V_PARTNER]
+    answer = -1
+    if i == 1:
+        legal[0] = 2
+        legal[1] = 0
+        legal[2] = 1
+        a = _decide(GRANT, sids, grant_fns, team, p, hands, public, private, legal, params, rngs)
+        if a < 0 or a > 1:
+            return BAD_GRANT, a
+        answer = a
+    private[seat, V_PERMISSION] = 1 if answer == 1 else 0
+    if log_on:
+        emit(log, EV_ASK, seat, p, i, answer, 0, 0)
+    return OK, 0
+
+
+@njit(cache=True)
+def _pile_ok(seat, team, hands, public, private, rules, pile, work):
+    """Can the player take the discard pile now (the three conditions, the meld fitting the
+    team's unfinished meld, and before the initial meld the minimum within reach)?"""
+    n = public[P_PILE_N]
+    if n == 0:
+        return False
+    top = pile[n - 1]
+    if top == BLACK3 or top == RED3:
+        return False
+    wild = top == TWO or top == JOKER
+    if wild:
+        if rules[RU.R_WILD_TOP] == 0 or hands[seat, TWO] + hands[seat, JOKER] < 2:
+            return False
+        target = WILD_T
+    else:
+        if hands[seat, top] < 2:
+            return False
+        target = top
+    tb = team_base(team)
+    b = tb + T_MELDS + 3 * target
+    if public[b] + public[b + 1] + public[b + 2] + 3 > 7:
+        return False
+    take = rules[RU.R_PILE_TAKE]
+    taken = n if take == 0 else min(n, take)
+    in_foot = public[P_IN_FOOT + seat] == 1
+    if in_foot and public[P_HAND_N + seat] - 2 + taken - 1 < 2:
+        return False  # the foot may not be emptied this way
+    if public[tb + T_MELDED] == 1:
+        return True
+    if in_foot:
+        return False  # (only with tiny hands) an initial meld from the foot: stock only
+    need = public[V.P_MIN_MELD]
+    if wild:
+        d2, dj = _wild_pick(hands[seat, TWO], top)
+        gain = d2 * VALUE[TWO] + dj * VALUE[JOKER]
+        dn, hn, h2, hj = 0, 0, d2 - (top == TWO), dj - (top == JOKER)
+    else:
+        d2, dj = 0, 0
+        dn, hn, h2, hj = 3, 2, 0, 0
+        gain = 3 * VALUE[top]
+    if gain >= need:
+        return True
+    return gain + _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public,
+                               private, work) >= need
+
+
+@njit(cache=True, inline="always")
+def _wild_pick(twos_held, top):
+    """A wild top card is melded with two wilds from hand, twos first: (twos, jokers) of the
+    three cards of the new or extended wild meld, the top card included."""
+    twos = (1 if top == TWO else 0) + min(2, twos_held)
+    return twos, 3 - twos
+
+
+@njit(cache=True)
+def _take_pile(seat, team, hands, public, private, tbl, pile, rules, deck, ncards, log, log_on):
+    """Take the top of the pile; its top card and two from hand are melded at once.
+    Returns the counting points of that meld."""
+    n = public[P_PILE_N]
+    take = rules[RU.R_PILE_TAKE]
+    taken = n if take == 0 else min(n, take)
+    top = pile[n - 1]
+    if log_on:
+        i = emit(log, EV_PILE, seat, taken, top, 0, 0, 0)
+        if i >= 0:
+            for j in range(n - taken, n):
+                log[i, 4 + pile[j]] += 1
+    # the top card joins the hand as a card that counts; the others do not count
+    hands[seat, top] += 1
+    public[P_HAND_N + seat] += 1
+    for j in range(n - taken, n - 1):
+        k = pile[j]
+        hands[seat, k] += 1
+        private[seat, V_EXTRA + k] += 1
+        public[P_HAND_N + seat] += 1
+    public[P_PILE_N] = n - taken
+    _top7(public, pile, rules)
+    if top == TWO or top == JOKER:
+        hands[seat, top] -= 1  # _wild_pick counts the top card among the three
+        d2, dj = _wild_pick(hands[seat, TWO], top)
+        hands[seat, top] += 1
+        target, dn = WILD_T, 0
+    else:
+        target, dn, d2, dj = top, 3, 0, 0
+    b = team_base(team) + T_MELDS + 3 * target
+    op = -2 if public[b] + public[b + 1] + public[b + 2] > 0 else -1  # forced: add / start
+    counted, book = _apply(seat, team, target, dn, d2, dj, 0, hands, public, private, tbl)
+    if log_on:
+        emit(log, EV_MELD, seat, target, op, dn * 100 + d2 * 10 + dj, book, counted)
+        _meld_state(log, public, team, target)
+    # red threes are never discarded, but a pile could in principle hold one
+    if hands[seat, RED3] > 0:
+        _lay_held_red3(seat, team, R3_PILE, hands, public, tbl, deck, ncards, log, log_on)
+    return counted
+
+
+@njit(cache=True)
+def _meld_state(log, public, team, target):
+    """Append the meld's state after an action to the last event (cols 7..9)."""
+    i = log[0, 0]
+    if i < 1 or log[0, 1] != 0 or target >= B3_T:
+        return
+    b = team_base(team) + T_MELDS + 3 * target
+    log[i, 7] = public[b]
+    log[i, 8] = public[b + 1]
+    log[i, 9] = public[b + 2]
+    log[i, 10] = team
+
+
+@njit(cache=True)
+def _save(public, hands, private, tbl, seat, team, snap):
+    """Keep what melding can change: the team's block, the seat's hand, extras and count."""
+    tb = team_base(team)
+    for i in range(V.TEAM_W):
+        snap[i] = public[tb + i]
+    for k in range(NK):
+        snap[V.TEAM_W + k] = hands[seat, k]
+        snap[V.TEAM_W + NK + k] = private[seat, V_EXTRA + k]
+        snap[V.TEAM_W + 2 * NK + k] = tbl[team, k]
+    snap[V.TEAM_W + 3 * NK] = public[P_HAND_N + seat]
+
+
+@njit(cache=True)
+def _restore(public, hands, private, tbl, seat, team, snap):
+    tb = team_base(team)
+    for i in range(V.TEAM_W):
+        public[tb + i] = snap[i]
+    for k in range(NK):
+        hands[seat, k] = snap[V.TEAM_W + k]
+        private[seat, V_EXTRA + k] = snap[V.TEAM_W + NK + k]
+        tbl[team, k] = snap[V.TEAM_W + 2 * NK + k]
+    public[P_HAND_N + seat] = snap[V.TEAM_W + 3 * NK]
+
+
+@njit(cache=True)
+def _hand_points(hands, seat):
+    t = 0
+    for k in range(NK):
+        if k != RED3:
+            t += hands[seat, k] * VALUE[k]
+    return t
+
+
+SC_W = 14  # score_team parts
+
+
+@njit(cache=True)
+def score_team(t, seats, hands, feet, public, stats, rules, parts):
+    """Team t's deal score into parts: melded card values, book bonus, red-three bonus,
+    going-out bonus, hand penalty, foot penalty, red-three penalty, score; then clean, dirty,
+    wild books, red threes on the table, red threes caught, feet picked up."""
+    tb = team_base(t)
+    clean = public[tb + T_CLEAN]
+    dirty = public[tb + T_DIRTY]
+    wild = public[tb + T_WILD]
+    red3 = public[tb + T_RED3]
+    hand_pen = 0
+    foot_pen = 0
+    caught = 0
+    feet_picked = 0
+    for s in range(seats):
+        if public[P_TEAM_OF + s] != t:
+            continue
+        hand_pen += _hand_points(hands, s)
+        caught += hands[s, RED3]
+        if public[P_IN_FOOT + s] == 1:
+            feet_picked += 1
+        else:
+            caught += feet[s, RED3]
+            if rules[RU.R_FOOT_COUNTS] == 1:
+                foot_pen += _hand_points(feet, s)
+    parts[0] = public[tb + T_POINTS]
+    parts[1] = 500 * clean + 300 * dirty + 1500 * wild
+    parts[2] = 100 * red3
+    parts[3] = 100 * stats[t, S_WENT_OUT]
+    parts[4] = hand_pen
+    parts[5] = foot_pen
+    parts[6] = 100 * caught
+    parts[7] = parts[0] + parts[1] + parts[2] + parts[3] - parts[4] - parts[5] - parts[6]
+    parts[8] = clean
+    parts[9] = dirty
+    parts[10] = wild
+    parts[11] = red3
+    parts[12] = caught
+    parts[13] = feet_picked
+
+
+@njit(cache=True)
+def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
+              grant_fns, st, totals, deal_cols, row, log, log_on, debug, preset):
+    """Deal, play and score one deal; team t's row is column ``row + t`` of deal_cols.
+    Returns (status, error seat, error team, value)."""
+    hands, feet, deck, pile, public, private, legal, rngs, tbl, stats, params, work, started, snap = st
+    seats = rules[RU.R_PLAYERS]
+    nteams = public[V.P_NTEAMS]
+    hsize = rules[RU.R_HAND]
+    fsize = rules[RU.R_FOOT]
+    ncards = 54 * rules[RU.R_DECKS]
+    need = rules[RU.R_MIN_MELD + d]
+    first = dealer if rules[RU.R_FIRST_IS_DEALER] else (dealer + 1) % seats
+
+    dr = rngs[V.MAX_SEATS]
+    R.substream(dr, seed_key, R.SUB_DEAL, d)
+    if preset.shape[0] == ncards and d == 0:
+        for i in range(ncards):
+            deck[i] = preset[i]
+    else:
+        for i in range(ncards):
+            deck[i] = FULL_DECK[i]
+        R.shuffle(dr, deck, ncards)
+    if log_on:
+        emit(log, EV_DEAL, d, dealer, first, need, ncards, 0)
+        for off in range(0, ncards, 16):
+            m = min(16, ncards - off)
+            i = emit(log, EV_DECK, off, m, 0, 0, 0, 0)
+            if i >= 0:
+                for j in range(m):
+                    log[i, 3 + j] = deck[off + j]
+
+    # reset the deal's state
+    for t in range(V.MAX_TEAMS):
+        tb = team_base(t)
+        for i in range(V.TEAM_W):
+            public[tb + i] = 0
+        for k in range(NK):
+            tbl[t, k] = 0
+        for i in range(S_W):
+            stats[t, i] = 0
+        stats[t, S_INIT_TURN] = -1
+        stats[t, S_INIT_POINTS] = -1
+    public[V.P_DEAL] = d
+    public[P_TURN] = 0
+    public[V.P_MIN_MELD] = need
+    public[P_PILE_N] = 0
+    # deal: seat order from the first player; hands, then feet, then the stock
+    pos = 0
+    for k in range(seats):
+        s = (first + k) % seats
+        for kk in range(NK):
+            hands[s, kk] = 0
+            feet[s, kk] = 0
+            private[s, V_EXTRA + kk] = 0
+        for i in range(hsize):
+            hands[s, KIND_OF[deck[pos + i]]] += 1
+        pos += hsize
+        public[P_HAND_N + s] = hsize
+        public[P_IN_FOOT + s] = 0
+        public[P_FOOT_TURNS + s] = 0
+        private[s, V_IN_FOOT] = 0
+        private[s, V_STAGED] = 0
+        private[s, V_PILE_TAKEN] = 0
+        private[s, V_PERMISSION] = -1
+    for k in range(seats):
+        s = (first + k) % seats
+        for i in range(fsize):
+            feet[s, KIND_OF[deck[pos + i]]] += 1
+        pos += fsize
+        public[P_FOOT_N + s] = fsize
+    public[P_STOCK_N] = ncards - pos
+    # the upcard: threes and jokers (and with threes_and_wilds, 2s) are buried at random
+    bury_twos = rules[RU.R_BURY_TWOS] == 1
+    for attempt in range(1000):
+        code = _draw_code(deck, public, ncards)
+        k = KIND_OF[code]
+        bury = k == BLACK3 or k == RED3 or k == JOKER or (bury_twos and k == TWO)
+        n = public[P_STOCK_N]
+        if not bury or n == 0 or attempt == 999:  # a stock of nothing else: it stays up
+            pile[0] = k
+            public[P_PILE_N] = 1
+            if log_on:
+                emit(log, EV_UPCARD, code, 0, -1, 0, 0, 0)
+            break
+        # put it under the j-th card from the top of the stock (never back on top)
+        j = R.below(dr, n) + 1
+        top = ncards - n
+        for i in range(top - 1, top - 1 + j):
+            deck[i] = deck[i + 1]
+        deck[top - 1 + j] = code
+        public[P_STOCK_N] = n + 1
+        if log_on:
+            emit(log, EV_UPCARD, code, 1, j, 0, 0, 0)
+    _top7(public, pile, rules)
+    # red threes in the dealt hands, in turn order
+    for k in range(seats):
+        s = (first + k) % seats
+        _lay_held_red3(s, public[P_TEAM_OF + s], R3_DEALT, hands, public, tbl, deck, ncards,
+                       log, log_on)
+
+    # ---- turns
+    seat = first
+    end = O.END_CAP
+    out_seat = -1
+    out_turn = -1
+    turn = 0
+    max_turns = rules[RU.R_MAX_TURNS]
+    draw_count = rules[RU.R_DRAW]
+    while turn < max_turns:
+        turn += 1
+        public[P_TURN] = turn
+        public[V.P_SEAT] = seat
+        team = public[P_TEAM_OF + seat]
+        tb = team_base(team)
+        private[seat, V_STAGED] = 0
+        private[seat, V_PILE_TAKEN] = 0
+        private[seat, V_PERMISSION] = -1
+        for k in range(NK):
+            private[seat, V_EXTRA + k] = 0
+        for i in range(V.N_TARGETS):
+            started[i] = 0
+        if log_on:
+            emit(log, EV_TURN, seat, turn, 0, 0, 0, 0)
+        preinit = public[tb + T_MELDED] == 0
+        private[seat, V_REACH] = -1
+        # -- draw
+        pile_ok = _pile_ok(seat, team, hands, public, private, rules, pile, work)
+        take = False
+        if pile_ok:
+            legal[0] = 2
+            legal[1] = 0
+            legal[2] = 1
+            i = _decide(DRAW, sids, draw_fns, team, seat, hands, public, private, legal, params,
+                        rngs)
+            if i < 0 or i > 1:
+                return BAD_DRAW, seat, team, i
+            take = i == 1
+        if not take and public[P_STOCK_N] == 0:
+            end = O.END_STOCK  # this turn's player cannot or will not take the pile
+            break
+        pile_turn = take
+        mode = 0  # one_meld_action_per_turn: 1 started melds, 2 added to older ones
+        if take:
+            tgt = pile[public[P_PILE_N] - 1]
+            tgt = WILD_T if (tgt == TWO or tgt == JOKER) else tgt
+            b = tb + T_MELDS + 3 * tgt
+            if public[b] + public[b + 1] + public[b + 2] == 0:
+                mode = 1
+                started[tgt] = 1
+            else:
+                mode = 2
+            counted = _take_pile(seat, team, hands, public, private, tbl, pile, rules, deck,
+                                 ncards, log, log_on)
+            if preinit:
+                _save(public, hands, private, tbl, seat, team, snap)
+            private[seat, V_STAGED] = counted
+            private[seat, V_PILE_TAKEN] = 1
+            stats[team, S_PILE_TAKES] += 1
+            if public[P_HAND_N + seat] == 0 and public[P_IN_FOOT + seat] == 0:
+                _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck, ncards,
+                              log, log_on)
+        else:
+            _draw_stock(seat, team, draw_count, hands, public, tbl, deck, ncards, log, log_on)
+            if preinit:
+                _save(public, hands, private, tbl, seat, team, snap)
+        # -- meld
+        went_out = False
+        while True:
+            if preinit:
+                _counting(seat, hands, private, work)
+                private[seat, V_REACH] = reach(work, public, team)
+            n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
+                                  started, mode, preinit, need, pile_turn)
+            if want:
+                status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
+                                              public, private, legal, params, rngs, log, log_on)
+                if status != OK:
+                    return status, seat if status == BAD_ASK else private[seat, V_PARTNER], team, val
+                n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
+                                      started, mode, preinit, need, pile_turn)
+            if n == 0:
+                # stuck before the minimum (only from a foot, with options that allow tiny
+                # hands): the turn's melds go back to the hand
+                if pile_turn and debug:
+                    return INVARIANT, seat, team, 0
+                _restore(public, hands, private, tbl, seat, team, snap)
+                private[seat, V_STAGED] = 0
+                if log_on:
+                    emit(log, EV_MELD, seat, -1, -1, 0, -1, 0)
+                break
+            if n == 1 and legal[1] == STOP:
+                break
+            i = 0  # a single legal action is made without asking
+            if n > 1:
+                i = _decide(MELD, sids, meld_fns, team, seat, hands, public, private, legal,
+                            params, rngs)
+            if i < 0 or i >= n:
+                return BAD_MELD, seat, team, i
+            code = legal[1 + i]
+            if code == STOP:
+                break
+            target = code // 16
+            op = code % 16
+            dn, d2, dj, db3, starts = _delta(target, op)
+            if target < B3_T:
+                if starts:
+                    started[target] = 1
+                if mode == 0:
+                    mode = 1 if (starts or started[target] == 1) else 2
+            counted, book = _apply(seat, team, target, dn, d2, dj, db3, hands, public, private,
+                                   tbl)
+            private[seat, V_STAGED] += counted
+            if log_on:
+                emit(log, EV_MELD, seat, target, op, dn * 100 + d2 * 10 + dj + db3 * 1000, book,
+                      counted)
+                _meld_state(log, public, team, target)
+            if public[P_HAND_N + seat] == 0:
+                if public[P_IN_FOOT + seat] == 0:
+                    _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck,
+                                  ncards, log, log_on)
+                else:
+                    went_out = True  # go_out_without_discard
+                    break
+        if preinit and private[seat, V_STAGED] > 0:
+            public[tb + T_MELDED] = 1
+            stats[team, S_INIT_TURN] = turn
+            stats[team, S_INIT_POINTS] = private[seat, V_STAGED]
+            stats[team, S_INIT_SOURCE] = O.SRC_PILE if pile_turn else O.SRC_STOCK
+        private[seat, V_REACH] = -1
+        # -- discard
+        if not went_out:
+            cards = public[P_HAND_N + seat]
+            in_foot = public[P_IN_FOOT + seat] == 1
+            may = cards >= 2 or not in_foot
+            if cards == 1 and in_foot:
+                may = _out_ok(seat, team, public, private, rules, -1)
+                if may and private[seat, V_PARTNER] >= 0:
+                    if private[seat, V_PERMISSION] == -1:
+                        status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns,
+                                                      hands, public, private, legal, params,
+                                                      rngs, log, log_on)
+                        if status != OK:
+                            return status, seat, team, val
+                    may = private[seat, V_PERMISSION] == 1
+            if cards == 0 or not may:
+                if log_on:
+                    emit(log, EV_NO_DISCARD, seat, cards, 0, 0, 0, 0)
+            else:
+                n = 0
+                for k in range(NK):
+                    if hands[seat, k] > 0 and k != RED3:
+                        n += 1
+                        legal[n] = k
+                legal[0] = n
+                i = 0
+                if n > 1:
+                    i = _decide(DISCARD, sids, discard_fns, team, seat, hands, public, private,
+                                legal, params, rngs)
+                    if i < 0 or i >= n:
+                        return BAD_DISCARD, seat, team, i
+                k = legal[1 + i]
+                hands[seat, k] -= 1
+                public[P_HAND_N + seat] -= 1
+                pile[public[P_PILE_N]] = k
+                public[P_PILE_N] += 1
+                _top7(public, pile, rules)
+                if log_on:
+                    emit(log, EV_DISCARD, seat, k, 0, 0, 0, 0)
+                if in_foot:
+                    public[P_FOOT_TURNS + seat] += 1
+                if public[P_HAND_N + seat] == 0:
+                    if in_foot:
+                        went_out = True
+                    else:
+                        _pick_up_foot(seat, team, 1, hands, feet, public, private, tbl, deck,
+                                      ncards, log, log_on)
+        if went_out:
+            end = O.END_OUT
+            out_seat = seat
+            out_turn = turn
+            stats[team, S_WENT_OUT] = 1
+            if log_on:
+                emit(log, EV_OUT, seat, turn, 0, 0, 0, 0)
+            break
+        seat = seat + 1 if seat + 1 < seats else 0
+
+    # ---- score
+    if debug:
+        # every card is in exactly one place: hands, feet, stock, pile or a team's table
+        for k in range(NK):
+            work[k] = 0
+        for s in range(seats):
+            for k in range(NK):
+                work[k] += hands[s, k] + feet[s, k]
+                if hands[s, k] < 0 or feet[s, k] < 0:
+                    return INVARIANT, s, -1, k
+        for t in range(nteams):
+            for k in range(NK):
+                work[k] += tbl[t, k]
+            for tg in range(V.N_TARGETS):
+                b = team_base(t) + T_MELDS + 3 * tg
+                z = public[b] + public[b + 1] + public[b + 2]
+                if z > 0 and (z >= 7 or (tg < WILD_T and not rank_meld_ok(public[b], public[b + 1] + public[b + 2]))
+                              or (tg == WILD_T and (z < 3 or public[b] != 0))):
+                    return INVARIANT, -1, t, tg
+        for i in range(public[P_PILE_N]):
+            work[pile[i]] += 1
+        for i in range(ncards - public[P_STOCK_N], ncards):
+            work[KIND_OF[deck[i]]] += 1
+        for k in range(NK):
+            expect = 0
+            for i in range(ncards):
+                expect += KIND_OF[FULL_DECK[i]] == k
+            if work[k] != expect:
+                return INVARIANT, -1, -1, k
+    if log_on:
+        emit(log, EV_DEAL_END, d, end, turn, out_seat, 0, 0)
+    parts = np.zeros(SC_W, np.int64)
+    for t in range(nteams):
+        score_team(t, seats, hands, feet, public, stats, rules, parts)
+        melded, book_bonus, red3_bonus, out_bonus = parts[0], parts[1], parts[2], parts[3]
+        hand_pen, foot_pen, red3_pen, score = parts[4], parts[5], parts[6], parts[7]
+        clean, dirty, wild, red3, caught, feet_picked = (parts[8], parts[9], parts[10],
+                                                         parts[11], parts[12], parts[13])
+        totals[t] += score
+        r = deal_cols[:, row + t]
+        r[O.D_DEAL] = d
+        r[O.D_TEAM] = t
+        r[O.D_PLAYERS] = seats
+        r[O.D_DEALER] = dealer
+        r[O.D_FIRST] = first
+        r[O.D_TURNS] = turn
+        r[O.D_END] = end
+        r[O.D_OUT_SEAT] = out_seat
+        r[O.D_OUT_TURN] = out_turn
+        r[O.D_MIN_MELD] = need
+        r[O.D_INIT_TURN] = stats[t, S_INIT_TURN]
+        r[O.D_INIT_POINTS] = stats[t, S_INIT_POINTS]
+        r[O.D_INIT_SOURCE] = stats[t, S_INIT_SOURCE]
+        r[O.D_PILE_TAKES] = stats[t, S_PILE_TAKES]
+        r[O.D_CLEAN] = clean
+        r[O.D_DIRTY] = dirty
+        r[O.D_WILD] = wild
+        r[O.D_RED3_TABLE] = red3
+        r[O.D_RED3_CAUGHT] = caught
+        r[O.D_FEET] = feet_picked
+        r[O.D_WENT_OUT] = stats[t, S_WENT_OUT]
+        r[O.D_MELDED] = melded
+        r[O.D_BOOK_BONUS] = book_bonus
+        r[O.D_RED3_BONUS] = red3_bonus
+        r[O.D_OUT_BONUS] = out_bonus
+        r[O.D_HAND_PEN] = hand_pen
+        r[O.D_FOOT_PEN] = foot_pen
+        r[O.D_RED3_PEN] = red3_pen
+        r[O.D_SCORE] = score
+        r[O.D_CUMULATIVE] = totals[t]
+        if log_on:
+            i = emit(log, EV_SCORE, d, t, melded, book_bonus, red3_bonus, out_bonus)
+            if i >= 0:
+                log[i, 7] = hand_pen
+                log[i, 8] = foot_pen
+                log[i, 9] = red3_pen
+                log[i, 10] = score
+                log[i, 11] = totals[t]
+                log[i, 12] = clean
+                log[i, 13] = dirty
+                log[i, 14] = wild
+                log[i, 15] = red3
+                log[i, 16] = caught
+    return OK, 0, 0, 0
+
+
+@njit(cache=True)
+def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
+              grant_fns, st, deal_cols, row, row_end, game_row, totals, log, log_on, debug,
+              preset):
+    """Play game ``game_index``: its deal rows (one per team) go to deal_cols[:, row:row_end].
+    Returns (status, rows written, error seat, error team, error value)."""
+    seats = rules[RU.R_PLAYERS]
+    public = st[4]
+    private = st[5]
+    rngs = st[7]
+    nteams = seats // 2 if (seats == 4 or seats == 6) else seats
+    public[V.P_PLAYERS] = seats
+    public[V.P_NTEAMS] = nteams
+    public[V.P_DRAW_COUNT] = rules[RU.R_DRAW]
+    public[V.P_NEED_CLEAN] = rules[RU.R_NEED_CLEAN]
+    public[V.P_NEED_DIRTY] = rules[RU.R_NEED_DIRTY]
+    public[V.P_NEED_WILD] = rules[RU.R_NEED_WILD]
+    for s in range(V.MAX_SEATS):
+        t = s % nteams if s < seats else -1
+        public[P_TEAM_OF + s] = t
+        private[s, V.V_SEAT] = s
+        private[s, V.V_TEAM] = t
+        private[s, V_PARTNER] = (s + nteams) % seats if (s < seats and nteams < seats) else -1
+    for s in range(seats):
+        R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
+    for t in range(V.MAX_TEAMS):
+        totals[t] = 0
+    R.substream(rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
+    dealer0 = R.below(rngs[V.MAX_SEATS], seats)
+    ndeals = rules[RU.R_DEALS]
+    if log_on:
+        emit(log, EV_GAME, game_index, seats, nteams, dealer0, ndeals, 0)
+    capped = 0
+    written = 0
+    for d in range(ndeals):
+        if row + nteams > row_end:
+            return ROWS_FULL, written, 0, 0, 0
+        status, es, et, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, sids,
+                                       draw_fns, meld_fns, discard_fns, ask_fns, grant_fns, st,
+                                       totals, deal_cols, row, log, log_on, debug, preset)
+        if status != OK:
+            return status, written, es, et, ev
+        if log_on and log[0, 1] != 0:
+            return LOG_FULL, written, 0, 0, 0
+        for t in range(nteams):
+            deal_cols[O.D_GAME, row + t] = 0
+        capped += deal_cols[O.D_END, row] == O.END_CAP
+        row += nteams
+        written += nteams
+    winner = -1
+    best = -(1 << 40)
+    for t in range(nteams):
+        if totals[t] > best:
+            best = totals[t]
+            winner = t
+        elif totals[t] == best:
+            winner = -1
+    game_row[O.G_DEALS] = ndeals
+    game_row[O.G_PLAYERS] = seats
+    game_row[O.G_NTEAMS] = nteams
+    game_row[O.G_DEALER] = dealer0
+    game_row[O.G_WINNER] = winner
+    game_row[O.G_CAPPED] = capped
+    for t in range(3):
+        game_row[O.G_TOTAL0 + t] = totals[t] if t < nteams else 0
+    if log_on:
+        i = emit(log, EV_GAME_END, winner, capped, ndeals, 0, 0, 0)
+        if i >= 0:
+            for t in range(nteams):
+                log[i, 7 + t] = totals[t]
+    return OK, written, 0, 0, 0
+
+
+_BLOCK_SIG = types.void(
+    types.uint64, types.int64[::1], types.boolean, types.int64[::1], FNS, FNS, FNS, FNS, FNS,
+    types.float64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.int32[:, ::1], types.int64[::1], types.int32[:, ::1],
+    types.int64[::1], types.int64[:, ::1],
+)
+
+
+@njit(_BLOCK_SIG, cache=True, parallel=True)
+def run_blocks(seed, rules, debug, sids, draw_fns, meld_fns, discard_fns, ask_fns, grant_fns,
+               params, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows,
+               stopped, errs):
+    """Play games starts[b]..ends[b]-1 for every block b in parallel (see the 56 kernel: the
+    same contract). errs[b] = (kind, game, seat, team, value) of the first error."""
+    nb = starts.shape[0]
+    g0 = starts[0]
+    log = np.zeros((1, LOG_W), np.int32)
+    no_preset = np.zeros(0, np.int8)
+    for b in prange(nb):
+        owners, st = new_state(params.shape[1])
+        owners[10][:, :] = params
+        totals = np.zeros(V.MAX_TEAMS, np.int64)
+        row = row_starts[b]
+        row_end = row_ends[b]
+        stopped[b] = -1
+        for g in range(starts[b], ends[b]):
+            key = R.game_key(seed, g)
+            status, nd, es, et, ev = play_game(key, g, rules, sids, draw_fns, meld_fns,
+                                               discard_fns, ask_fns, grant_fns, st, deal_cols,
+                                               row, row_end, game_rows[g - g0], totals, log,
+                                               False, debug, no_preset)
+            if status == ROWS_FULL:
+                stopped[b] = g
+                break
+            if status != OK:
+                errs[b, 0] = status
+                errs[b, 1] = g
+                errs[b, 2] = es
+                errs[b, 3] = et
+                errs[b, 4] = ev
+                stopped[b] = g
+                break
+            for k in range(nd):
+                deal_cols[O.D_GAME, row + k] = g - g0
+            row += nd
+        deal_n[b] = row - row_starts[b]
+        keep_alive(owners)
+
+
+_REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1],
+                           types.int64[::1]))(
+    types.uint64, types.int64, types.int64[::1], types.int64[::1], FNS, FNS, FNS, FNS, FNS,
+    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1],
+)
+
+
+@njit(_REPLAY_SIG, cache=True)
+def replay_game(seed, game_index, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
+                grant_fns, params, log, debug, preset):
+    """One game with the event log on (the same play_game as the batch kernel). Returns
+    (status, deal rows, game row, error detail (seat, team, value))."""
+    owners, st = new_state(params.shape[1])
+    owners[10][:, :] = params
+    nrows = rules[RU.R_DEALS] * V.MAX_TEAMS
+    deal_cols = np.zeros((O.D_NCOLS, nrows), np.int32)
+    game_row = np.zeros(O.G_NCOLS, np.int32)
+    totals = np.zeros(V.MAX_TEAMS, np.int64)
+    key = R.game_key(seed, game_index)
+    status, nd, es, et, ev = play_game(key, game_index, rules, sids, draw_fns, meld_fns,
+                                       discard_fns, ask_fns, grant_fns, st, deal_cols, 0, nrows,
+                                       game_row, totals, log, True, debug, preset)
+    keep_alive(owners)
+    err = np.array([es, et, ev], np.int64)
+    return status, deal_cols[:, :nd].copy(), game_row, err
