@@ -1,0 +1,149 @@
+"""Hand and Foot minimum-meld study from one or more runs' tables (polars only).
+
+Each run is one arm: its label is its ``min_meld`` schedule and its teams' strategies (from
+run.json). For every arm, with 95% intervals:
+
+- ``melded_by_turn``: share of (deal, team) rows whose initial meld came by deal turn t, per
+  deal index (Wilson);
+- ``deals``: going-out rate (Wilson), mean deal length and mean score spread between the best
+  and worst team of a deal (normal intervals), and the first player's edge: how often the team
+  of the deal's first player scores more than every other team (Wilson) and its mean margin;
+- ``teams``: how often each team (its strategy and parameters) wins the game (Wilson) and its
+  mean game total: with different thresholds per team, which threshold wins.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from analysis.stats import Z95, wilson_exprs
+from simulator.errors import UsageError
+
+
+def load_run(run_dir) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
+    """(deal rows, game rows, run.json) of a finished hand-and-foot run."""
+    run_dir = Path(run_dir)
+    try:
+        info = json.loads((run_dir / "run.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(f"{run_dir}: no readable run.json (not a finished cardsim run)") from None
+    if info.get("game") != "hand-and-foot":
+        raise UsageError(f"{run_dir}: a {info.get('game')} run, not hand-and-foot")
+    deal_files = sorted(run_dir.glob("deals-*.parquet"))
+    game_files = sorted(run_dir.glob("games-*.parquet"))
+    if not deal_files or not game_files:
+        raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files")
+    return pl.read_parquet(deal_files), pl.read_parquet(game_files), info
+
+
+def arm_label(info: dict) -> str:
+    sched = "/".join(str(v) for v in info["rules"]["min_meld"][: info["rules"]["deals"]])
+    return f"{sched} {strategies_label(info)}"
+
+
+def strategies_label(info: dict) -> str:
+    """Strategy names per team; parameters only where teams of one name differ."""
+    strats = info["strategies"]
+    differing = {k for s in strats for k, v in s["params"].items()
+                 if any(o["name"] == s["name"] and o["params"].get(k) != v for o in strats)}
+    parts = []
+    for s in strats:
+        ps = ",".join(f"{k}={v:g}" for k, v in s["params"].items() if k in differing)
+        parts.append(s["name"] + (f"({ps})" if ps else ""))
+    return parts[0] if len(set(parts)) == 1 else " vs ".join(parts)
+
+
+def text_table(df: pl.DataFrame, estimates: list[str], keep: list[str]) -> pl.DataFrame:
+    """For printing: each estimate with its interval as 'x [lo, hi]'."""
+    cols = [pl.col(k) for k in keep]
+    for e in estimates:
+        cols.append(pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in
+                                              (e, f"{e}_lo", f"{e}_hi"))).alias(e))
+    return df.select(cols)
+
+
+def _mean_ci(col: str, name: str) -> list[pl.Expr]:
+    c = pl.col(col).cast(pl.Float64)
+    half = Z95 * c.std() / c.count().sqrt()
+    return [c.mean().alias(name), (c.mean() - half).alias(f"{name}_lo"),
+            (c.mean() + half).alias(f"{name}_hi")]
+
+
+def _wilson(successes: str, n: str, name: str) -> list[pl.Expr]:
+    lo, hi = wilson_exprs(successes, n)
+    return [(pl.col(successes) / pl.col(n)).alias(name), lo.alias(f"{name}_lo"),
+            hi.alias(f"{name}_hi")]
+
+
+def melded_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
+    """Share of (deal, team) rows with the initial meld made by turn t, per deal index."""
+    rows = []
+    for t in turns:
+        g = (deals.group_by("deal_index").agg(
+            pl.len().alias("n"),
+            (pl.col("initial_meld_turn").fill_null(1 << 30) <= t).sum().alias("melded"))
+            .with_columns(pl.lit(t).alias("turn")))
+        rows.append(g)
+    out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"))
+    out = out.with_columns(_wilson("melded", "n", "share"))
+    return out.select("arm", "deal_index", "turn", "n", "melded", "share", "share_lo",
+                      "share_hi").sort("deal_index", "turn")
+
+
+def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+    """Per deal index: going-out rate, length, score spread, the first player's edge."""
+    per = deals.with_columns((pl.col("team") == pl.col("first_seat") % pl.col("team").max()
+                              .over("game_index", "deal_index").add(1)).alias("first_team"))
+    agg = per.group_by("game_index", "deal_index").agg(
+        (pl.col("end") == "went_out").first().alias("out"),
+        pl.col("turns").first(),
+        (pl.col("score").max() - pl.col("score").min()).alias("spread"),
+        pl.col("score").filter(pl.col("first_team")).first().alias("first_score"),
+        pl.col("score").filter(~pl.col("first_team")).max().alias("best_other"),
+    ).with_columns(
+        (pl.col("first_score") > pl.col("best_other")).alias("first_wins"),
+        (pl.col("first_score").cast(pl.Int32) - pl.col("best_other")).alias("first_margin"))
+    out = agg.group_by("deal_index").agg(
+        pl.len().alias("n"), pl.col("out").sum().alias("went_out"),
+        pl.col("first_wins").sum().alias("first_wins"),
+        *_mean_ci("turns", "turns"), *_mean_ci("spread", "spread"),
+        *_mean_ci("first_margin", "first_margin"))
+    out = out.with_columns(*_wilson("went_out", "n", "out_rate"),
+                           *_wilson("first_wins", "n", "first_win_rate"))
+    return out.with_columns(pl.lit(arm).alias("arm")).select(
+        "arm", "deal_index", "n", "out_rate", "out_rate_lo", "out_rate_hi", "turns", "turns_lo",
+        "turns_hi", "spread", "spread_lo", "spread_hi", "first_win_rate", "first_win_rate_lo",
+        "first_win_rate_hi", "first_margin", "first_margin_lo", "first_margin_hi",
+    ).sort("deal_index")
+
+
+def team_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    """Per team: its strategy, game win rate (ties count as not won) and mean total."""
+    teams = int(games["teams"].max())
+    rows = []
+    for t in range(teams):
+        s = info["strategies"][t]
+        ps = ",".join(f"{k}={v:g}" for k, v in s["params"].items())
+        g = games.select(
+            pl.len().alias("n"), (pl.col("winner_team") == t).sum().alias("wins"),
+            *_mean_ci(f"total_team{t}", "total"))
+        rows.append(g.with_columns(pl.lit(t).alias("team"),
+                                   pl.lit(s["name"] + (f"({ps})" if ps else "")).alias("strategy")))
+    out = pl.concat(rows).with_columns(*_wilson("wins", "n", "win_rate"),
+                                       pl.lit(arm).alias("arm"))
+    return out.select("arm", "team", "strategy", "n", "wins", "win_rate", "win_rate_lo",
+                      "win_rate_hi", "total", "total_lo", "total_hi")
+
+
+def min_meld_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
+    curves, deal_tables, team_tables = [], [], []
+    for rd in run_dirs:
+        deals, games, info = load_run(rd)
+        arm = arm_label(info)
+        curves.append(melded_by_turn(deals, arm, turns))
+        deal_tables.append(deal_summary(deals, arm))
+        team_tables.append(team_summary(games, info, arm))
+    return {"melded_by_turn": pl.concat(curves), "deals": pl.concat(deal_tables),
+            "teams": pl.concat(team_tables)}
