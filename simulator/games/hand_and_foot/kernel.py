@@ -280,8 +280,9 @@ def _out_ok(seat, team, public, private, rules, extra_book):
 
 @njit(cache=True)
 def _list_melds(seat, team, hands, public, private, rules, legal, work, started, mode, preinit,
-                need, pile_turn):
+                need, pile_turn, reach_now):
     """Fill ``legal`` with the meld actions allowed now (and STOP when stopping is allowed).
+    ``reach_now``: reach() of the counting cards (used only before the initial meld).
     Returns (n, wants permission): going-out actions wait for the partner's permission."""
     tb = team_base(team)
     in_foot = public[P_IN_FOOT + seat] == 1
@@ -293,29 +294,37 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
     no_discard_out = rules[RU.R_OUT_NO_DISCARD] == 1
     n = 0
     want_perm = False
+    wilds = hands[seat, TWO] + hands[seat, JOKER]
+    # before the minimum: nothing is legal when even the best plan falls short
+    hopeless = preinit and staged < need and staged + reach_now < need
     for target in range(V.N_TARGETS + 1):
+        if hopeless:
+            break
+        b = tb + T_MELDS + 3 * target
         if target == B3_T:
             if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hands[seat, BLACK3] < 3:
                 continue
             op_lo, op_hi = OP_B3_3, OP_B3_4 + 1
-        elif target == WILD_T:
-            op_lo, op_hi = OP_ADD_NAT, OP_W030 + 1
-        else:
-            if hands[seat, target] == 0 and public[tb + T_MELDS + 3 * target] == 0:
-                continue
-            op_lo, op_hi = OP_ADD_NAT, OP_START2_JOKER + 1
-        b = tb + T_MELDS + 3 * target
-        if target < B3_T:
-            n0, t0, j0 = public[b], public[b + 1], public[b + 2]
-        else:
             n0, t0, j0 = 0, 0, 0
-        exists = n0 + t0 + j0 > 0
+        else:
+            n0, t0, j0 = public[b], public[b + 1], public[b + 2]
+            exists = n0 + t0 + j0 > 0
+            # start only an absent meld, add only to an unfinished one
+            if target == WILD_T:
+                if wilds == 0 or (not exists and wilds < 3):
+                    continue
+                op_lo, op_hi = (OP_ADD_TWO, OP_ADD_JOKER + 1) if exists else (OP_W300, OP_W030 + 1)
+            else:
+                if exists:
+                    if hands[seat, target] == 0 and wilds == 0:
+                        continue
+                    op_lo, op_hi = OP_ADD_NAT, OP_ADD_JOKER + 1
+                else:
+                    if hands[seat, target] < 2:
+                        continue
+                    op_lo, op_hi = OP_START3, OP_START2_JOKER + 1
         for op in range(op_lo, op_hi):
-            if target == WILD_T and (op == OP_ADD_NAT or OP_START3 <= op <= OP_START2_JOKER):
-                continue
             dn, d2, dj, db3, starts = _delta(target, op)
-            if target < B3_T and starts == exists:
-                continue  # start only an absent meld, add only to an unfinished one
             if (dn > 0 and hands[seat, target] < dn) or hands[seat, TWO] < d2 \
                     or hands[seat, JOKER] < dj or hands[seat, BLACK3] < db3:
                 continue
@@ -753,18 +762,20 @@ def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns,
         # -- meld
         went_out = False
         while True:
-            if preinit:
+            reach_now = 0
+            if preinit and (private[seat, V_STAGED] < need or private[seat, V_STAGED] == 0):
                 _counting(seat, hands, private, work)
-                private[seat, V_REACH] = reach(work, public, team)
+                reach_now = reach(work, public, team)
+                private[seat, V_REACH] = reach_now
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
-                                  started, mode, preinit, need, pile_turn)
+                                  started, mode, preinit, need, pile_turn, reach_now)
             if want:
                 status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
                                               public, private, legal, params, rngs, log, log_on)
                 if status != OK:
                     return status, seat if status == BAD_ASK else private[seat, V_PARTNER], team, val
                 n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
-                                      started, mode, preinit, need, pile_turn)
+                                      started, mode, preinit, need, pile_turn, reach_now)
             if n == 0:
                 # stuck before the minimum (only from a foot, with options that allow tiny
                 # hands): the turn's melds go back to the hand
