@@ -334,3 +334,84 @@ def test_a_deal_that_ends_on_an_empty_stock_scored_by_hand():
     assert b["hand_penalty"] == 20 + 60 + 20 + 20 + 5 == 125
     assert b["score"] == -125 - 120 - 100
     assert a["initial_meld_turn"] is None and a["initial_meld_source"] == "never"
+
+
+# ---------------------------------------------------------------- reach() against brute force
+
+
+def _brute_reach(hand: dict, melds: dict) -> int:
+    """Most points meldable from ``hand`` (kind -> count) given unfinished melds (target ->
+    (naturals, wilds)), by trying every sequence of one-card additions and three-card starts
+    (a plain search, written from the meld rules alone)."""
+    from functools import lru_cache
+
+    value = {k: int(V.VALUE[i]) for i, k in enumerate(V.KIND_NAMES)}
+    nat = [k for k in V.KIND_NAMES[:11]]
+
+    def ok(target, n, w):
+        z = n + w
+        if target == "wild":
+            return n == 0 and 3 <= z <= 7
+        return 3 <= z <= 7 and 2 * w <= n and (z >= 6 or w <= 1)
+
+    @lru_cache(maxsize=None)
+    def best(state):
+        h, m = dict(state[0]), dict(state[1])
+        top = 0
+        moves = []
+        for t in nat + ["wild"]:
+            n0, w0 = m.get(t, (0, 0))
+            kinds_ = ([t] if t != "wild" else []) + ["2", "JK"]
+            if n0 + w0 == 0:
+                combos = [(t, t, t), (t, t, "2"), (t, t, "JK")] if t != "wild" else [
+                    ("2", "2", "2"), ("2", "2", "JK"), ("2", "JK", "JK"), ("JK", "JK", "JK")]
+            else:
+                combos = [(k,) for k in kinds_]
+            for cards in combos:
+                need = {}
+                for c in cards:
+                    need[c] = need.get(c, 0) + 1
+                if any(h.get(c, 0) < k for c, k in need.items()):
+                    continue
+                dn = need.get(t, 0) if t != "wild" else 0
+                dw = len(cards) - dn
+                if not ok(t, n0 + dn, w0 + dw):
+                    continue
+                moves.append((t, need, (n0 + dn, w0 + dw)))
+        for t, need, after in moves:
+            h2 = dict(h)
+            for c, k in need.items():
+                h2[c] -= k
+            m2 = dict(m)
+            m2[t] = after if sum(after) < 7 else (0, 0)
+            gain = sum(value[c] * k for c, k in need.items())
+            top = max(top, gain + best((tuple(sorted(h2.items())), tuple(sorted(m2.items())))))
+        return top
+
+    return best((tuple(sorted(hand.items())), tuple(sorted(melds.items()))))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_reach_equals_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    names = ["5", "9", "A", "2", "JK", "3B"]
+    hand = {}
+    for _ in range(int(rng.integers(3, 10))):
+        k = names[int(rng.integers(0, len(names)))]
+        hand[k] = hand.get(k, 0) + 1
+    melds = {}
+    p = Position(need=0).melded(0, False)
+    if rng.random() < 0.5:
+        n, w = [(3, 0), (2, 1), (4, 1), (4, 2), (5, 1), (6, 0)][int(rng.integers(0, 6))]
+        melds["9"] = (n, w)
+        p.meld(0, "9", n, twos=w)
+    if rng.random() < 0.3:
+        melds["wild"] = (0, 3)
+        p.meld(0, "wild", 0, twos=3)
+    p.hand(0, " ".join(k for k, c in hand.items() for _ in range(c)))
+    K_ = __import__("simulator.games.hand_and_foot.kernel", fromlist=["x"])
+    K_._counting(0, p.hands, p.private, p.work)
+    lb = int(V.reach_lower_bound(p.work, p.public, 0))
+    exact = p.reach()
+    assert exact == _brute_reach(hand, melds), (hand, melds)
+    assert lb <= exact

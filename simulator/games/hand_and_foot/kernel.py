@@ -23,7 +23,7 @@ from simulator.games.hand_and_foot.view import (
     P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
     P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
-    VALUE, WILD_T, action, rank_meld_ok, reach, team_base,
+    VALUE, WILD_T, action, rank_meld_ok, reach, reach_lower_bound, team_base,
 )
 from strategies.hand_and_foot import builtin_decision
 
@@ -240,9 +240,11 @@ def _counting(seat, hands, private, work):
 
 
 @njit(cache=True)
-def _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public, private, work):
+def _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public, private, work,
+                 enough):
     """reach() of the counting cards once (dn, d2, dj) go to the target meld, (hn, h2, hj) of
-    them from the hand (nothing is changed)."""
+    them from the hand (nothing is changed); a quick lower bound instead when that already
+    reaches ``enough``."""
     _counting(seat, hands, private, work)
     b = team_base(team) + T_MELDS + 3 * target
     s0, s1, s2 = public[b], public[b + 1], public[b + 2]
@@ -255,7 +257,9 @@ def _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public, priv
         work[target] = max(0, work[target] - hn)
     work[TWO] = max(0, work[TWO] - h2)
     work[JOKER] = max(0, work[JOKER] - hj)
-    r = reach(work, public, team)
+    r = reach_lower_bound(work, public, team)
+    if r < enough:
+        r = reach(work, public, team)
     public[b], public[b + 1], public[b + 2] = s0, s1, s2
     return r
 
@@ -362,8 +366,9 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                 gain += min(d2, hands[seat, TWO] - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
                 gain += min(dj, hands[seat, JOKER] - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
                 if staged + gain < need and target < B3_T:
-                    if staged + gain + _reach_after(seat, team, target, dn, d2, dj, dn, d2, dj,
-                                                    hands, public, private, work) < need:
+                    short = need - staged - gain
+                    if _reach_after(seat, team, target, dn, d2, dj, dn, d2, dj, hands, public,
+                                    private, work, short) < short:
                         continue
                 elif staged + gain < need:
                     continue
@@ -449,7 +454,7 @@ def _pile_ok(seat, team, hands, public, private, rules, pile, work):
     if gain >= need:
         return True
     return gain + _reach_after(seat, team, target, dn, d2, dj, hn, h2, hj, hands, public,
-                               private, work) >= need
+                               private, work, need - gain) >= need
 
 
 @njit(cache=True, inline="always")

@@ -236,6 +236,28 @@ def reach(cnt, public, team):
     return best
 
 
+@njit(cache=True)
+def reach_lower_bound(cnt, public, team):
+    """A quick lower bound of reach(): naturals added to unfinished melds up to a book, ranks
+    held 3 to 7 times without a meld, and wilds in the all-wild meld (no wild elsewhere)."""
+    base = team_base(team) + T_MELDS
+    lb = 0
+    for r in range(11):
+        c = cnt[r]
+        z = public[base + 3 * r] + public[base + 3 * r + 1] + public[base + 3 * r + 2]
+        if z > 0:
+            lb += min(c, 7 - z) * VALUE[r]
+        elif 3 <= c <= 7:
+            lb += c * VALUE[r]
+    wt = cnt[TWO]
+    wj = cnt[JOKER]
+    s0 = public[base + 3 * WILD_T + 1] + public[base + 3 * WILD_T + 2]
+    room = 7 - s0 if s0 > 0 else (7 if wt + wj >= 3 else 0)
+    x = min(wt + wj, room)  # the cheapest wilds: twos first
+    lb += min(x, wt) * VALUE[TWO] + max(0, x - wt) * VALUE[JOKER]
+    return lb
+
+
 @njit(cache=True, inline="always")
 def points_of(cnt):
     """Card points of counts per kind (red threes at 100)."""
