@@ -13,9 +13,10 @@ parameterised player; their names are parameter presets that play differently:
 from numba import njit
 
 from simulator.games.hand_and_foot.view import (
-    ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, MELD, NK, OP_ADD_JOKER, OP_ADD_NAT,
+    ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, MELD, OP_ADD_JOKER, OP_ADD_NAT, P_HAND_N,
     OP_ADD_TWO, OP_START2_JOKER, OP_START2_TWO, OP_START3, P_MIN_MELD, P_NEED_WILD, P_PILE_N,
-    STOP, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_REACH, V_STAGED, V_TEAM, VALUE, WILD_T, points_of,
+    STOP, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_REACH, V_SEAT, V_STAGED, V_TEAM, VALUE, WILD_T,
+    points_of,
     team_base,
 )
 from simulator.rng import below
@@ -39,7 +40,7 @@ def _index_of(legal, code):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld_score(code, mine, public, team, params, rush, cards):
     if code == STOP:
         return 0.0
@@ -71,9 +72,7 @@ def heuristic_meld(mine, public, private, legal, params, rng):
     """Greedy: the best-scoring legal action, or STOP when nothing scores above it. Before
     the team's initial meld it starts only with ``hold`` points to spare over the minimum."""
     team = private[V_TEAM]
-    cards = 0
-    for k in range(NK):
-        cards += mine[k]
+    cards = public[P_HAND_N + private[V_SEAT]]
     rush = cards <= params[FOOT_RUSH] and private[V_IN_FOOT] == 0
     waiting = (private[V_REACH] >= 0 and private[V_STAGED] == 0
                and private[V_REACH] < public[P_MIN_MELD] + params[HOLD])

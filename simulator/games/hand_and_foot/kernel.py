@@ -19,7 +19,7 @@ from simulator.games.hand_and_foot import rules as RU
 from simulator.games.hand_and_foot import view as V
 from simulator.games.hand_and_foot.view import (
     ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, KIND_OF, MELD, NK, OP_ADD_JOKER, OP_ADD_NAT,
-    OP_ADD_TWO, OP_B3_3, OP_B3_4, OP_START2_JOKER, OP_START2_TWO, OP_START3, OP_W030, OP_W300,
+    OP_ADD_TWO, OP_B3_3, OP_B3_4, OP_START2_JOKER, OP_START3, OP_W030, OP_W300,
     P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
     P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
@@ -167,25 +167,18 @@ def _pick_up_foot(seat, team, way, hands, feet, public, private, tbl, deck, ncar
     _lay_held_red3(seat, team, R3_FOOT, hands, public, tbl, deck, ncards, log, log_on)
 
 
-@njit(cache=True)
+# cards an action puts on the table, by op: naturals, twos, jokers, black threes, starts a meld
+_DN = np.array([1, 0, 0, 3, 2, 2, 0, 0, 0, 0, 0, 0], np.int64)
+_D2 = np.array([0, 1, 0, 0, 1, 0, 3, 2, 1, 0, 0, 0], np.int64)
+_DJ = np.array([0, 0, 1, 0, 0, 1, 0, 1, 2, 3, 0, 0], np.int64)
+_DB3 = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4], np.int64)
+_STARTS = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0], np.bool_)
+
+
+@njit(cache=True, inline="always")
 def _delta(target, op):
     """(naturals, twos, jokers, black threes, starts a meld) an action puts on the table."""
-    if target == B3_T:
-        return 0, 0, 0, 3 if op == OP_B3_3 else 4, False
-    if op == OP_ADD_NAT:
-        return 1, 0, 0, 0, False
-    if op == OP_ADD_TWO:
-        return 0, 1, 0, 0, False
-    if op == OP_ADD_JOKER:
-        return 0, 0, 1, 0, False
-    if op == OP_START3:
-        return 3, 0, 0, 0, True
-    if op == OP_START2_TWO:
-        return 2, 1, 0, 0, True
-    if op == OP_START2_JOKER:
-        return 2, 0, 1, 0, True
-    j = op - OP_W300  # wild meld of 3: (3 - j) twos and j jokers
-    return 0, 3 - j, j, 0, True
+    return _DN[op], _D2[op], _DJ[op], _DB3[op], _STARTS[op]
 
 
 @njit(cache=True)
