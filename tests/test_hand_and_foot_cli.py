@@ -71,3 +71,42 @@ def test_listings():
         assert name in p.stdout
     p = cardsim("schema", "hand-and-foot")
     assert p.returncode == 0 and "initial_meld_turn" in p.stdout
+
+
+PLUGIN = '''"""A test plug-in: takes the pile when it may, melds whatever comes first, discards the
+last kind it holds."""
+from numba import njit
+
+first_params = {"unused": 1.0}
+
+
+@njit(cache=True)
+def first_draw(mine, public, private, legal, params, rng):
+    return legal[0] - 1
+
+
+@njit(cache=True)
+def first_meld(mine, public, private, legal, params, rng):
+    return 0
+
+
+@njit(cache=True)
+def first_discard(mine, public, private, legal, params, rng):
+    return legal[0] - 1
+'''
+
+
+def test_plugin_strategy_from_a_file(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text(PLUGIN)
+    out = tmp_path / "run"
+    p = cardsim("run", "hand-and-foot", "--games", "20", "--strategy", f"0={f}:first",
+                "--strategy", "1=early_melder", "--out", str(out), "--quiet", "--debug-invariants")
+    assert p.returncode == 0, p.stderr
+    info = json.loads((out / "run.json").read_text())
+    assert info["strategies"][0]["params"] == {"unused": 1.0}
+    deals = pl.read_parquet(out / "deals-000000.parquet")
+    assert deals.filter(pl.col("team") == 0)["pile_takes"].sum() > 0
+    p = cardsim("run", "hand-and-foot", "--games", "5", "--strategy", f"0={f}:second",
+                "--out", str(tmp_path / "r2"))
+    assert p.returncode == 2 and "does not define second_draw" in p.stderr
