@@ -1,36 +1,58 @@
-"""Numba cache location keyed by the package's own source.
+"""Numba cache locations keyed by source.
 
 Numba invalidates a cached function only when *its own* file changes, not when a function it
-calls (in another file) changes. Keying the cache folder by a hash of every source file of the
-package makes an edit anywhere start a fresh cache, while an unchanged install stays warm.
+calls (in another file) changes. So every cache folder is keyed by a hash of the sources its
+functions can depend on: the shared engine (simulator/*.py) and, for a game, that game's
+package and strategies. An edit starts a fresh cache for what it can affect and leaves the
+other games' caches warm; an unchanged install stays warm.
 """
 import hashlib
 import os
+import sys
 from pathlib import Path
 
-_PACKAGES = ("simulator", "strategies")
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def source_digest() -> str:
-    root = Path(__file__).resolve().parent.parent
+def source_digest(game: str | None = None) -> str:
+    paths = sorted((ROOT / "simulator").glob("*.py"))
+    paths += [ROOT / "simulator" / "games" / "__init__.py", ROOT / "strategies" / "__init__.py"]
+    if game:
+        paths += sorted((ROOT / "simulator" / "games" / game).rglob("*.py"))
+        paths.append(ROOT / "strategies" / f"{game}.py")
     h = hashlib.blake2b(digest_size=8)
-    for pkg in _PACKAGES:
-        for path in sorted((root / pkg).rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode())
+    for path in paths:
+        if path.exists():
+            h.update(str(path.relative_to(ROOT)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def configure_numba_cache() -> None:
-    # A user's explicit NUMBA_CACHE_DIR wins; numba must not be imported before this runs.
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    base = os.environ.get("CARDSIM_CACHE_DIR") or os.path.join(
+def _base() -> str:
+    return os.environ.get("CARDSIM_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cardsim", "numba"
     )
-    path = os.path.join(base, source_digest())
-    os.environ["NUMBA_CACHE_DIR"] = path
-    import sys
 
-    if "numba" in sys.modules:  # imported earlier (e.g. by a test): set the live config too
+
+def _set(path: str) -> None:
+    os.environ["NUMBA_CACHE_DIR"] = path
+    if "numba" in sys.modules:  # numba reads its config when a function is decorated
         sys.modules["numba"].config.CACHE_DIR = path
+
+
+def configure_numba_cache() -> None:
+    """Cache folder for the shared engine; a user's explicit NUMBA_CACHE_DIR wins. Runs
+    before numba is imported."""
+    if os.environ.get("NUMBA_CACHE_DIR") and not os.environ.get("_CARDSIM_CACHE_SET"):
+        return
+    os.environ["_CARDSIM_CACHE_SET"] = "1"
+    _set(os.path.join(_base(), "engine-" + source_digest()))
+
+
+def use_game_cache(game: str) -> None:
+    """Switch the cache folder for the functions of ``game`` (simulator/games/<game>/ and
+    strategies/<game>.py); call it first thing in the game's package, before they are
+    decorated."""
+    if not os.environ.get("_CARDSIM_CACHE_SET"):
+        return  # the user chose NUMBA_CACHE_DIR
+    _set(os.path.join(_base(), f"{game}-" + source_digest(game)))
