@@ -221,7 +221,7 @@ def run_child(cmd: list[str], env: dict | None = None) -> dict:
 
 
 def cardsim_run(n: int, out: Path, env: dict | None = None) -> dict:
-    res = run_child(cardsim_cmd() + ["run", "fifty-six", "--deals", str(n), "--quiet",
+    res = run_child(cardsim_cmd() + ["run", "fifty-six", "--deals", str(n), "--quiet", "--strategy", "random",
                                      "--out", str(out)], env)
     info = json.loads((out / "run.json").read_text())
     res["deal_rows"] = info["deal_rows"]
@@ -380,7 +380,7 @@ def main(argv=None) -> int:
         # ---- 1. kernel ---------------------------------------------------------------------
         g = get_game("fifty-six")
         clock = KernelClock(g)
-        r = Runner(RunSpec(g, g.rules.resolve({}), [], seed=args.seed, count=N, deals_mode=True))
+        r = Runner(RunSpec(g, g.rules.resolve({}), ["random"], seed=args.seed, count=N, deals_mode=True))
         log("kernel warm-up (the first run after a source change compiles, ~1 min)")
         numba.set_num_threads(max(threads))
         t0 = time.perf_counter()

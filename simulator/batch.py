@@ -20,6 +20,7 @@ import numpy as np
 
 import simulator
 from simulator.errors import StrategyError, UsageError
+from simulator.strategy import resolve_seating
 from simulator.progress import Progress
 from simulator.tables import write_json_atomic, write_parquet_atomic
 
@@ -37,6 +38,7 @@ class RunSpec:
     debug: bool = False
     extra: dict = field(default_factory=dict)  # more keys for run.json
     registry: dict | None = None  # strategies beyond the built-ins (plug-ins, tests)
+    seating: str = "auto"  # auto | fixed | duplicate (see simulator.strategy.resolve_seating)
 
 
 def git_commit() -> str | None:
@@ -64,7 +66,16 @@ class Runner:
         self.n_teams = g.n_teams(spec.rules)
         self.defs, self.params, self.described = g.resolve_strategies(
             spec.strategies, spec.rules, spec.registry)
-        self.ctx = g.prepare(spec.rules, self.defs, self.params)
+        self.rotations = seating_rotations(g, spec.seating, self.described, self.n_teams)
+        if self.rotations and spec.count % self.rotations:
+            unit = "--deals" if spec.deals_mode else "--games"
+            raise UsageError(f"{unit} {spec.count}: duplicate seating plays sets of "
+                             f"{self.rotations} games on the same deals, so the count must be "
+                             f"a multiple of {self.rotations} (or use --seating fixed)")
+        if self.rotations:
+            self.ctx = g.prepare(spec.rules, self.defs, self.params, rotations=self.rotations)
+        else:
+            self.ctx = g.prepare(spec.rules, self.defs, self.params)
         self._scratch: dict = {}  # row buffers reused from chunk to chunk (no page faults)
 
     def play_rows(self, first: int, n: int, threads: int):
@@ -128,6 +139,17 @@ class Runner:
     def play_chunk(self, first: int, n: int, threads: int):
         deal_cols, game_rows = self.play_rows(first, n, threads)
         return self.spec.game.frames(deal_cols, game_rows, first, self.spec.deals_mode)
+
+
+def seating_rotations(game, seating: str, described: list[dict], n_teams: int) -> int:
+    """Rotations per duplicate set for this run (0: fixed seats); games without duplicate
+    seating support fall back to fixed seats unless it was asked for explicitly."""
+    k = resolve_seating(seating, described, n_teams)
+    if k and not getattr(game, "supports_seating", False):
+        if seating == "duplicate":
+            raise UsageError(f"--seating duplicate is not available for {game.name}")
+        return 0
+    return k
 
 
 def prepare_out_dir(out: Path) -> Path:
@@ -195,6 +217,8 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
         "seed": spec.seed,
         "rules": spec.rules,
         "strategies": runner.described,
+        "seating": "duplicate" if runner.rotations else "fixed",
+        "rotations": runner.rotations,
         "threads": threads,
         "chunk_size": chunk,
         "debug_invariants": spec.debug,

@@ -37,3 +37,17 @@ def nth_bit(m, r):
     for _ in range(r):
         m &= m - uint64(1)
     return np.int64(ctz(m))
+
+
+@intrinsic
+def top_bit(typingctx, x):
+    """Index of the highest set bit (-1 for zero)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+        lz = builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return types.int64(types.uint64), codegen

@@ -72,8 +72,12 @@ def cli():
               help="output folder (default results/<game>-<mode>-seed<S>-<time>)")
 @click.option("--debug-invariants", is_flag=True, help="check conservation invariants")
 @click.option("--quiet", is_flag=True, help="no progress bar or summary")
+@click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
+              show_default=True,
+              help="duplicate: sets of games on the same deals with the strategies moved one "
+                   "team on each time; auto: duplicate when the teams' strategies differ")
 def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-        debug_invariants, quiet):
+        debug_invariants, quiet, seating):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
 
@@ -88,7 +92,8 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
     count = deals if deals_mode else (games if games is not None else 10_000)
     rules = _rules(g, players, rule_opts)
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
-                   threads=threads, chunk_size=chunk_size, debug=debug_invariants)
+                   threads=threads, chunk_size=chunk_size, debug=debug_invariants,
+                   seating=seating)
     out = out or default_out(game, "deals" if deals_mode else "games", seed)
     info = run_batch(spec, out, progress=False if quiet else None)
     if not quiet:

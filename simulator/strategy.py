@@ -130,3 +130,19 @@ def resolve_strategies(specs: list[str], registry: dict[str, StrategyDef], n_tea
         full = {p.name: float(params[t, i]) for i, p in enumerate(d.params)}
         described.append({"team": t, "name": d.name, "params": full})
     return defs, np.ascontiguousarray(params), described
+
+
+SEATINGS = ("auto", "fixed", "duplicate")
+
+
+def resolve_seating(seating: str, described: list[dict], n_teams: int) -> int:
+    """How many rotations a duplicate set of games has (0: fixed seating). With duplicate
+    seating, games g*k .. g*k+k-1 share their deals and each moves the strategies one team on,
+    so every strategy plays every seat on the same cards. 'auto' rotates only when the teams'
+    strategies differ (identical strategies would just replay the same game)."""
+    if seating not in SEATINGS:
+        raise UsageError(f"--seating {seating!r}: allowed {', '.join(SEATINGS)}")
+    differ = len({(d["name"], tuple(sorted(d["params"].items()))) for d in described}) > 1
+    if seating == "duplicate" or (seating == "auto" and differ):
+        return n_teams
+    return 0

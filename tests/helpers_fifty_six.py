@@ -37,5 +37,5 @@ def play_deal(hands, calls=(), cards=(), rules=None, strategies=None):
     strategies = strategies or [script_spec(calls, cards)]
     events, deals, _ = play_one(GAME, rules, strategies, seed=1, game_index=seats - 1,
                                 deals_mode=True, preset_deck=deck_from_hands(hands),
-                                registry=REGISTRY)
+                                registry=REGISTRY, seating="fixed")
     return events, deals.row(0, named=True)

@@ -163,6 +163,15 @@ class _Checker:
         self.nteams = seats // 2 if self.pairs else 2
         self.field(head, "teams", self.nteams)
         self.field(head, "start_tables", rules["start_tables"])
+        # duplicate seating: sets of `teams` games share a board, strategies one team on
+        self.ensure(head.get("seating") in ("fixed", "duplicate"),
+                    f"unknown seating {head.get('seating')!r}", head)
+        k = self.nteams if head["seating"] == "duplicate" else 0
+        gi = head["game_index"]
+        self.field(head, "board", gi // k if k else gi)
+        rot = gi % k if k else 0
+        self.field(head, "rotation", rot)
+        self.field(head, "team_strategy", [(t + rot) % self.nteams for t in range(self.nteams)])
         self.step = -1 if rules["turn_order"] == "sheet_clockwise" else 1
         self.win_pay, self.lose_pay = parse_payout(rules["payout"])
         self.deals_mode = head.get("mode") == "deals"
@@ -172,8 +181,8 @@ class _Checker:
         self.ensure(isinstance(dealer, int) and 0 <= dealer < seats,
                     f"first_dealer {dealer!r} is not a seat", head)
         if self.deals_mode:
-            self.field(head, "first_dealer", head["game_index"] % seats,
-                       "first_dealer (deals mode: game_index % players)")
+            self.field(head, "first_dealer", head["board"] % seats,
+                       "first_dealer (deals mode: board % players)")
 
         self.tables = [rules["start_tables"]] * self.nteams
         self.active = [True] * seats

@@ -39,8 +39,11 @@ def _rules(**opts) -> dict:
     return _game().rules.resolve(opts)
 
 
-def _replay(rules: dict, seed: int, index: int, deals_mode: bool = False) -> list[dict]:
-    events, _, _ = play_one(_game(), rules, [], seed, index, deals_mode=deals_mode)
+def _replay(rules: dict, seed: int, index: int, deals_mode: bool = False,
+            strategies=("random",)) -> list[dict]:
+    """Random play by default: it reaches every corner of the rules (thani, redoubles)."""
+    events, _, _ = play_one(_game(), rules, list(strategies), seed, index,
+                            deals_mode=deals_mode)
     return events
 
 
@@ -97,13 +100,16 @@ RULE_OPTIONS = st.fixed_dictionaries({
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(opts=RULE_OPTIONS, seed=st.integers(0, 2**64 - 1), index=st.integers(0, 10**6),
-       deals_mode=st.sampled_from([False, False, False, True]))
-def test_random_rules_replays_pass_the_checker(opts, seed, index, deals_mode):
+       deals_mode=st.sampled_from([False, False, False, True]),
+       names=st.lists(st.sampled_from(["random", "evaluator", "conventional", "aggressive"]),
+                      min_size=1, max_size=2))
+def test_random_rules_replays_pass_the_checker(opts, seed, index, deals_mode, names):
     opts = dict(opts)
     opts["payout"], (opts["min_bid"], opts["max_bid"]), opts["all_pass_bid"] = \
         opts.pop("payout_bids")
     rules = _rules(**opts)
-    events = _replay(rules, seed, index, deals_mode)
+    specs = [names[0]] + [f"1={n}" for n in names[1:]]
+    events = _replay(rules, seed, index, deals_mode, specs)
     check_game(events)
     json.loads(json.dumps(events))  # plain JSON all the way down
 
@@ -141,7 +147,7 @@ def test_all_pass_deals_pass_the_checker(opts):
     g = _game()
     rules = _rules(**opts)
     n = 100_000
-    deals, _ = Runner(RunSpec(g, rules, [], seed=5, count=n, deals_mode=True)).play_chunk(0, n, 2)
+    deals, _ = Runner(RunSpec(g, rules, ["random"], seed=5, count=n, deals_mode=True)).play_chunk(0, n, 2)
     found = deals.filter(pl.col("bidder") == -1)["game_index"].to_list()[:4]
     assert found, "no all-pass deal found"
     for index in found:
@@ -184,11 +190,14 @@ def _deal_facts(events: list[dict]) -> list[dict]:
     return facts
 
 
+MIXED = ("conventional", "1=random")  # duplicate seating; heuristics and random both checked
+
+
 def _batch(rules: dict, seed: int, n: int, deals_mode: bool):
     """Games (or deals) 0..n-1 as `cardsim run` plays them: (deals, games) frames."""
     from simulator.batch import RunSpec, Runner
 
-    spec = RunSpec(_game(), rules, [], seed=seed, count=n, deals_mode=deals_mode)
+    spec = RunSpec(_game(), rules, list(MIXED), seed=seed, count=n, deals_mode=deals_mode)
     deals, games = Runner(spec).play_chunk(0, n, 2)
     deals = deals.with_columns(pl.col("trump").cast(pl.String),
                                pl.col("bid_form").cast(pl.String))
@@ -198,10 +207,10 @@ def _batch(rules: dict, seed: int, n: int, deals_mode: bool):
 @pytest.mark.parametrize("opts", BATCH_CONFIGS, ids=["4p", "6p-pairs", "8p-pairs-capped"])
 def test_replay_agrees_with_batch_tables(opts):
     rules = _rules(**opts)
-    seed, n = 21, 6
+    seed, n = 21, 12
     deals, games = _batch(rules, seed, n, deals_mode=False)
     for index in range(n):
-        events = _replay(rules, seed, index)
+        events = _replay(rules, seed, index, strategies=MIXED)
         check_game(events)
         mine = _deal_facts(events)
         rows = deals.filter(pl.col("game_index") == index).sort("deal_index").to_dicts()
@@ -222,7 +231,7 @@ def test_deals_mode_replay_agrees_with_batch_tables():
     seed, n = 4, 12
     deals, _ = _batch(rules, seed, n, deals_mode=True)
     for index in range(n):
-        events = _replay(rules, seed, index, deals_mode=True)
+        events = _replay(rules, seed, index, deals_mode=True, strategies=MIXED)
         check_game(events)
         (mine,) = _deal_facts(events)
         row = deals.filter(pl.col("game_index") == index).to_dicts()[0]
@@ -242,7 +251,7 @@ def test_cli_replay_file_passes_the_checker(tmp_path):
     assert proc.returncode == 0, proc.stderr
     events = load_jsonl(out)
     check_game(events)
-    assert events == _replay(_rules(), 3, 5)  # the same game as the Python API
+    assert events == _replay(_rules(), 3, 5, strategies=[])  # as the Python API, defaults
 
 
 # ---------------------------------------------------------------- the checker can fail

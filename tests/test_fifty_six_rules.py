@@ -6,6 +6,7 @@ from simulator.cards import parse
 from simulator.errors import StrategyError, UsageError
 from simulator.games.fifty_six import kernel as K
 from simulator.games.fifty_six.rules import RULES, to_array
+from simulator.games.fifty_six import view as V
 from simulator.games.fifty_six.view import DOUBLE, PASS, REDOUBLE
 from tests.helpers_fifty_six import GAME, bid, play_deal
 
@@ -25,20 +26,20 @@ def cards(text):
 # ---- tricks
 
 def test_identical_cards_first_played_wins():
-    assert K.trick_winner(cards("JS JS"), 0, 2, -1) == 0
-    assert K.trick_winner(cards("QS JH JH 9H"), 0, 4, 1) == 1  # two trump jacks: the first
+    assert V.trick_winner(cards("JS JS"), 0, 2, -1) == 0
+    assert V.trick_winner(cards("QS JH JH 9H"), 0, 4, 1) == 1  # two trump jacks: the first
 
 
 def test_led_suit_and_rank_order():
     # J 9 A 10 K Q: the 9 beats the ace and ten of the led suit; off-suit jack does not count
-    assert K.trick_winner(cards("AS 10S 9S JH"), 0, 4, -1) == 2
-    assert K.trick_winner(cards("QD KD"), 0, 2, -1) == 1
+    assert V.trick_winner(cards("AS 10S 9S JH"), 0, 4, -1) == 2
+    assert V.trick_winner(cards("QD KD"), 0, 2, -1) == 1
 
 
 def test_trump_wins_over_led_suit_only_when_in_force():
-    assert K.trick_winner(cards("JS QH"), 0, 2, 1) == 1
-    assert K.trick_winner(cards("JS QH"), 0, 2, -1) == 0
-    assert K.trick_winner(cards("9H JS QH 10H"), 0, 4, 1) == 0  # led trumps: highest trump
+    assert V.trick_winner(cards("JS QH"), 0, 2, 1) == 1
+    assert V.trick_winner(cards("JS QH"), 0, 2, -1) == 0
+    assert V.trick_winner(cards("9H JS QH 10H"), 0, 4, 1) == 0  # led trumps: highest trump
 
 
 def test_follow_suit_is_enforced():

@@ -1,20 +1,25 @@
 """56: the game adapter the engine and CLI use (rules, strategies, kernel, tables, replay)."""
 from __future__ import annotations
 
-import numpy as np
+from simulator._cache import use_game_cache
 
-from simulator.games.fifty_six import outcomes as O
-from simulator.games.fifty_six.rules import RULES, to_array
-from simulator.strategy import resolve_strategies as _resolve
-from simulator.tables import reuse, to_frame
+use_game_cache("fifty_six")  # before any of the game's @njit functions are decorated
 
-from simulator.games.fifty_six.view import DECISIONS
+import numpy as np  # noqa: E402
+
+from simulator.games.fifty_six import outcomes as O  # noqa: E402
+from simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
+from simulator.strategy import resolve_strategies as _resolve  # noqa: E402
+from simulator.tables import reuse, to_frame  # noqa: E402
+
+from simulator.games.fifty_six.view import DECISIONS  # noqa: E402
 
 
 class FiftySix:
     name = "fifty-six"
     rules = RULES
     supports_deals_mode = True
+    supports_seating = True  # duplicate seating (rotations of strategies over teams)
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
@@ -32,7 +37,8 @@ class FiftySix:
     def resolve_strategies(self, specs, rules, extra=None):
         """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
         registry = {**self.registry, **(extra or {})}
-        return _resolve(list(specs), registry, self.n_teams(rules), load=self.load_plugin)
+        return _resolve(list(specs), registry, self.n_teams(rules), default="evaluator",
+                        load=self.load_plugin)
 
     def load_plugin(self, name: str):
         from simulator.games.fifty_six.view import DECISION_SIG
@@ -47,7 +53,7 @@ class FiftySix:
     def default_chunk(self, deals_mode: bool) -> int:
         return 1_000_000 if deals_mode else 50_000
 
-    def prepare(self, rules: dict, defs, params):
+    def prepare(self, rules: dict, defs, params, rotations: int = 0):
         from simulator.games.fifty_six.view import MAX_TEAMS
 
         from strategies.fifty_six import BUILTIN_IDS
@@ -62,13 +68,13 @@ class FiftySix:
             fns.append(tuple(per_team))
         padded = np.zeros((MAX_TEAMS, params.shape[1]), np.float64)
         padded[: params.shape[0]] = params
-        return to_array(rules), sids, fns, np.ascontiguousarray(padded)
+        return to_array(rules), sids, fns, np.ascontiguousarray(padded), int(rotations)
 
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.games.fifty_six.kernel import run_blocks
 
-        rules_arr, sids, (bid, play, reveal), params = ctx
+        rules_arr, sids, (bid, play, reveal), params, rot_k = ctx
         nb = len(starts)
         deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
         deal_n = np.zeros(nb, np.int64)
@@ -78,7 +84,8 @@ class FiftySix:
         errs = np.zeros((nb, 5), np.int64)
         run_blocks(np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids, bid, play, reveal,
                    params, starts, ends, row_starts.astype(np.int64),
-                   row_ends.astype(np.int64), deal_cols, deal_n, game_rows, stopped, errs)
+                   row_ends.astype(np.int64), deal_cols, deal_n, game_rows, stopped, errs,
+                   rot_k)
         return deal_cols, deal_n, game_rows, stopped, errs
 
     def frames(self, deal_cols, game_rows, first, deals_mode):

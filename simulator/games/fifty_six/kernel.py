@@ -17,23 +17,12 @@ from simulator.games.fifty_six import rules as RU
 from simulator.games.fifty_six import view as V
 from simulator.games.fifty_six.view import (
     DOUBLE, L_DOUBLE, L_LAST_TRUMP, L_LAST_VALUE, L_MAX, L_MIN, L_OPENING, L_PASS, L_REDOUBLE,
-    L_THANI, NO_TRUMPS, PASS, POINTS, REDOUBLE, STRENGTH, TRUMP_HIDDEN,
+    L_THANI, NO_TRUMPS, PASS, POINTS, REDOUBLE, SLOT_CODE, SLOT_OF, STRENGTH, SUIT, SUIT_MASK,
+    TRUMP_HIDDEN, trick_winner,
 )
 from simulator.cards import deck as _deck
 from strategies.fifty_six import builtin_decision, builtin_play_mask
 
-SUIT = np.array([c // 13 for c in range(53)], np.int8)
-# During play a hand is a uint64 mask of card slots: slot = suit*16 + strength*2 + copy, so a
-# suit is 16 consecutive bits and the two copies of a card are neighbours.
-SLOT_OF = np.zeros(53, np.int64)
-SLOT_CODE = np.zeros(64, np.int8)
-for _c in range(52):
-    SLOT_OF[_c] = (_c // 13) * 16 + V.STRENGTH[_c] * 2
-for _slot in range(64):
-    _s, _st = _slot // 16, (_slot % 16) // 2
-    SLOT_CODE[_slot] = next(c for c in range(_s * 13, _s * 13 + 13)
-                            if V.STRENGTH[c] == _st and (V.POINTS[c] > 0 or c % 13 in V.RANKS_8))
-SUIT_MASK = np.array([0xFFFF << (16 * _s) for _s in range(4)], np.uint64)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 DECK_48 = _deck(V.RANKS_4_6, copies=2)
@@ -102,25 +91,28 @@ def new_state(nparams):
     pos_of = np.zeros(V.MAX_SEATS, np.int64)  # a seat's place in that order
     tables = np.zeros(V.MAX_TEAMS, np.int64)
     params = np.zeros((V.MAX_TEAMS, nparams), np.float64)  # filled by the caller
+    smap = np.zeros(V.MAX_TEAMS, np.int64)  # strategy slot playing for each team
     owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params,
-              hmask, slots, pos_of)
+              hmask, slots, pos_of, smap)
     state = (borrow(hands), borrow(hand_n), borrow(deck), borrow(public), borrow(private),
              borrow(legal), borrow(rngs), borrow(feats), borrow(order), borrow(tables),
-             borrow(params), borrow(hmask), borrow(slots), borrow(pos_of))
+             borrow(params), borrow(hmask), borrow(slots), borrow(pos_of), borrow(smap))
     return owners, state
 
 
 @njit(cache=True, inline="always")
-def _decide(kind, sids, fns, team, seat, hands, hand_n, public, private, legal, params, rngs):
-    """Ask team ``team``'s strategy for decision ``kind``: a built-in (sids[team] >= 0) is
-    called directly, a plug-in through its function pointer. The rows passed are unowned views
-    (see simulator.nrt), so passing them costs nothing."""
-    sid = sids[team]
+def _decide(kind, sids, fns, smap, team, seat, hands, hand_n, public, private, legal, params,
+            rngs):
+    """Ask the strategy playing for team ``team`` (slot smap[team]) for decision ``kind``: a
+    built-in (sids >= 0) is called directly, a plug-in through its function pointer. The rows
+    passed are unowned views (see simulator.nrt), so passing them costs nothing."""
+    sl = smap[team]
+    sid = sids[sl]
     if sid >= 0:
         return builtin_decision(kind, sid, hands[seat], hand_n[seat], public, private[seat],
-                                legal, params[team], rngs[seat])
-    return fns[team](hands[seat], hand_n[seat], public, private[seat], legal, params[team],
-                     rngs[seat])
+                                legal, params[sl], rngs[seat])
+    return fns[sl](hands[seat], hand_n[seat], public, private[seat], legal, params[sl],
+                   rngs[seat])
 
 
 @njit(cache=True, inline="always")
@@ -148,25 +140,6 @@ def _to_arrays(hands, hand_n, seat, h, lm, legal, slots):
         n += 1
         m &= m - ONE
     hand_n[seat] = n
-
-
-@njit(cache=True)
-def trick_winner(cards, at, n, trump):
-    """Index of the winning card among cards[at:at+n] (in play order); ``trump`` is the suit
-    that counts as trumps, or -1. The highest trump wins, else the highest card of the led
-    suit; of identical cards the one played first wins (only a strictly stronger card takes
-    over)."""
-    led = SUIT[cards[at]]
-    best = 0
-    best_key = -1
-    for j in range(n):  # branch-free: rank by (trump, led suit, strength); ties keep the first
-        c = cards[at + j]
-        cs = SUIT[c]
-        key = (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[c]
-        better = key > best_key
-        best = j if better else best
-        best_key = key if better else best_key
-    return best
 
 
 @njit(cache=True)
@@ -240,7 +213,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
     returned value) for the message.
     """
-    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots, pos_of = st
+    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots, pos_of, smap = st
     seats = public[V.PB_SEATS]
     nteams = public[V.PB_NTEAMS]
     step = -1 if rules[RU.R_SHEET_ORDER] else 1
@@ -360,7 +333,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         legal[L_OPENING] = 1 if opening else 0
         legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
         legal[L_LAST_VALUE] = high_v
-        raw = _decide(V.BID, sids, bid_fns, team, seat, hands, hand_n, public, private, legal,
+        raw = _decide(V.BID, sids, bid_fns, smap, team, seat, hands, hand_n, public, private, legal,
                       params, rngs)
         call = V.bid_is_valid(raw, legal, high_t)
         if call < 0:
@@ -460,6 +433,8 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         hmask[s] = m
     reveal_trick = -1
     tricks_won = 0
+    played = ZERO  # every card played so far (slot mask), for mask-aware strategies
+    deck_mask = V.DECK_MASK_64 if ncards == 64 else V.DECK_MASK_48
     nplays = 0
     for t in range(hsize):
         public[V.PB_TRICK] = t
@@ -487,7 +462,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                     lm = h
                     if (not trump_shown) and reveal_trick < 0:
                         _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
-                        ask = _decide(V.REVEAL, sids, reveal_fns, team, seat, hands, hand_n,
+                        ask = _decide(V.REVEAL, sids, reveal_fns, smap, team, seat, hands, hand_n,
                                       public, private, legal, params, rngs)
                         if ask != 0 and ask != 1:
                             row_out[0] = seat
@@ -508,10 +483,12 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             if (lm & (lm - ONE)) == ZERO:
                 slot = np.int64(ctz(lm))  # one legal card: played without asking
             else:
-                slot = builtin_play_mask(sids[team], lm, rngs[seat])
+                sl = smap[team]
+                slot = builtin_play_mask(sids[sl], h, lm, public, private[seat], params[sl],
+                                         played, deck_mask, rngs[seat])
                 if slot < 0:  # not a mask-aware strategy: ask through the array interface
                     _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
-                    idx = _decide(V.PLAY, sids, play_fns, team, seat, hands, hand_n, public,
+                    idx = _decide(V.PLAY, sids, play_fns, smap, team, seat, hands, hand_n, public,
                                   private, legal, params, rngs)
                     if idx < 0 or idx >= hand_n[seat] or legal[idx] == 0:
                         row_out[0] = seat
@@ -528,6 +505,8 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             ntr += 1
             public[V.PB_TRICK_N] = ntr
             public[V.PB_PLAYED + card] += 1
+            pb = uint64(SLOT_OF[card])
+            played |= ONE << (pb + ((played >> pb) & ONE))
             if nplays < 64:
                 public[V.PB_PLAYS + 2 * nplays] = seat
                 public[V.PB_PLAYS + 2 * nplays + 1] = card
@@ -650,18 +629,28 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     row_out[O.D_TP] = tp
     for tm in range(V.MAX_TEAMS):
         row_out[O.D_TABLES0 + tm] = tables[tm] if tm < nteams else -1
+    row_out[O.D_ROTATION] = smap[0]
+    row_out[O.D_CSTRAT] = smap[cteam]
     return OK
+
+
+@njit(cache=True, inline="always")
+def board_of(game_index, rot_k):
+    """Duplicate seating (rot_k > 0): games come in sets of rot_k that share their deals
+    (the same board), the strategies moving one team on from game to game."""
+    return game_index // rot_k if rot_k > 0 else game_index
 
 
 @njit(cache=True)
 def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset):
+              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset, rot_k):
     """Play game ``game_index`` (whole game, or in deals mode one deal with dealer
     ``game_index % players``). Deal rows go to columns deal_cols[:, row:row_end] (column-major,
     so each column of the table is contiguous).
 
     Returns (status, rows written, error detail row index)."""
     seats = rules[RU.R_PLAYERS]
+    smap = st[14]
     public = st[3]
     private = st[4]
     rngs = st[6]
@@ -684,17 +673,20 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
         team = team + 1 if team + 1 < nteams else 0
     for s in range(seats):
         R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
+    rot = game_index % rot_k if rot_k > 0 else 0
     for tm in range(V.MAX_TEAMS):
         tables[tm] = rules[RU.R_START_TABLES] if tm < nteams else 0
+        smap[tm] = (tm + rot) % nteams if tm < nteams else tm
 
     if deals_mode:
-        dealer = game_index % seats
+        dealer = board_of(game_index, rot_k) % seats
     else:
         R.substream(rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
         dealer = R.below(rngs[V.MAX_SEATS], seats)
     if log_on:
         _emit(log, EV_GAME, game_index, seats, nteams, dealer, 1 if deals_mode else 0,
               rules[RU.R_START_TABLES])
+        log[log[0, 0], 7] = rot
 
     max_deals = rules[RU.R_MAX_DEALS]
     d = 0
@@ -749,6 +741,8 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     game_row[O.G_CAPPED] = capped
     game_row[O.G_PLAYERS] = seats
     game_row[O.G_NTEAMS] = nteams
+    game_row[O.G_ROTATION] = rot
+    game_row[O.G_WSTRAT] = smap[winner] if winner >= 0 else -1
     for tm in range(V.MAX_TEAMS):
         game_row[O.G_TABLES0 + tm] = tables[tm] if tm < nteams else -1
     if log_on:
@@ -764,13 +758,14 @@ _BLOCK_SIG = types.void(
     FNS, FNS, FNS, types.float64[:, ::1],
     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
-    types.int64[:, ::1],
+    types.int64[:, ::1], types.int64,
 )
 
 
 @njit(_BLOCK_SIG, cache=True, parallel=True)
 def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-               starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows, stopped, errs):
+               starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows, stopped, errs,
+               rot_k):
     """Play games starts[b]..ends[b]-1 for every block b in parallel.
 
     Block b writes its deal rows to deal_cols[:, row_starts[b] : row_starts[b] + deal_n[b]]
@@ -791,11 +786,11 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
         grow = np.int64(b)  # the block's game row in deals mode, where game rows mean nothing
         stopped[b] = -1
         for g in range(starts[b], ends[b]):
-            key = R.game_key(seed, g)
+            key = R.game_key(seed, board_of(g, rot_k))
             status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
                                    st, deal_cols, row, row_end,
                                    game_rows[grow if deals_mode else g - g0],
-                                   log, False, debug, no_preset)
+                                   log, False, debug, no_preset, rot_k)
             if status == ROWS_FULL:
                 stopped[b] = g
                 break
@@ -819,21 +814,22 @@ def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
 _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
     types.uint64, types.int64, types.boolean, types.int64[::1], types.int64[::1], FNS, FNS, FNS,
     types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1], types.int64,
+    types.int64,
 )
 
 
 @njit(_REPLAY_SIG, cache=True)
 def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns, params,
-                log, debug, preset, cap):
+                log, debug, preset, cap, rot_k):
     """One game with the event log on (the same play_game as the batch kernel), with room for
     ``cap`` deals (ROWS_FULL if it needs more)."""
     owners, st = new_state(params.shape[1])
     owners[10][:, :] = params
     deal_cols = np.zeros((O.D_NCOLS, cap), np.int32)
     game_row = np.zeros(O.G_NCOLS, np.int32)
-    key = R.game_key(seed, game_index)
+    key = R.game_key(seed, board_of(game_index, rot_k))
     status, nd = play_game(key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                           st, deal_cols, 0, cap, game_row, log, True, debug, preset)
+                           st, deal_cols, 0, cap, game_row, log, True, debug, preset, rot_k)
     keep_alive(owners)
     end = nd + 1 if (status != OK and status != ROWS_FULL and nd < cap) else nd
     return status, deal_cols[:, :end].copy(), game_row

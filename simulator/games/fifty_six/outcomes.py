@@ -51,11 +51,15 @@ DEAL_COLUMNS = (
     Column("tables_team1", pl.Int16, "tables of team 1 after the deal"),
     Column("tables_team2", pl.Int16, "tables of team 2 after the deal (null: no such team)"),
     Column("tables_team3", pl.Int16, "tables of team 3 after the deal (null: no such team)"),
+    Column("rotation", pl.Int8, "duplicate seating: team t is played by strategy (t + rotation) "
+                                "% teams (always 0 with fixed seating)"),
+    Column("contract_strategy", pl.Int8, "strategy (team number in --strategy) of the contract "
+                                         "team"),
 )
 (D_GAME, D_DEAL, D_PLAYERS, D_DEALER, D_BIDDER, D_BID, D_TRUMP, D_FORM, D_LEVEL, D_TEAM,
  D_TEAM_POINTS, D_OPP_POINTS, D_MADE, D_STAKE, D_MOVED, D_BIDDER_POS, D_CALLS, D_BIDS, D_OPENER,
  D_OPEN_BID, D_REDEALS, D_THANI, D_REVEAL_TRICK, D_TRICKS_WON, D_BJ, D_BN, D_BT, D_BP, D_TJ,
- D_TT, D_TP, D_TABLES0, D_TABLES1, D_TABLES2, D_TABLES3) = range(35)
+ D_TT, D_TP, D_TABLES0, D_TABLES1, D_TABLES2, D_TABLES3, D_ROTATION, D_CSTRAT) = range(37)
 D_NCOLS = len(DEAL_COLUMNS)
 
 GAME_COLUMNS = (
@@ -69,12 +73,16 @@ GAME_COLUMNS = (
     Column("tables_team1", pl.Int16, "tables of team 1 at the end"),
     Column("tables_team2", pl.Int16, "tables of team 2 at the end (null: no such team)"),
     Column("tables_team3", pl.Int16, "tables of team 3 at the end (null: no such team)"),
+    Column("rotation", pl.Int8, "duplicate seating: team t is played by strategy (t + rotation) "
+                                "% teams (always 0 with fixed seating)"),
+    Column("winner_strategy", pl.Int8, "strategy (team number in --strategy) of the winning "
+                                       "team (null on a tie)"),
 )
 (G_GAME, G_DEALS, G_WINNER, G_CAPPED, G_PLAYERS, G_NTEAMS, G_TABLES0, G_TABLES1, G_TABLES2,
- G_TABLES3) = range(10)
+ G_TABLES3, G_ROTATION, G_WSTRAT) = range(12)
 G_NCOLS = len(GAME_COLUMNS)
 
 # columns where the kernel's -1 means "does not exist"
 DEAL_NULL_IF_NEGATIVE = ("trump_revealed_trick", "bidder_jacks", "bidder_nines",
                          "bidder_trumps", "bidder_points", "tables_team2", "tables_team3")
-GAME_NULL_IF_NEGATIVE = ("winner_team", "tables_team2", "tables_team3")
+GAME_NULL_IF_NEGATIVE = ("winner_team", "winner_strategy", "tables_team2", "tables_team3")

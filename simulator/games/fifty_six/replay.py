@@ -38,14 +38,18 @@ def _call(code: int) -> dict:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None):
+             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
+             seating: str = "auto"):
     """Play one game with logging on. Returns (events, deal_rows, game_row).
 
     ``preset_deck`` (card codes, dealt in blocks of a hand each starting at the dealer's right)
     replaces the shuffle of the first deal: a hand-made position.
     """
+    from simulator.batch import seating_rotations
+
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
-    rules_arr, sids, (bid, play, reveal), params_p = game.prepare(rules, defs, params)
+    rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
+    rules_arr, sids, (bid, play, reveal), params_p, _ = game.prepare(rules, defs, params, rot_k)
     preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
     rows = 4096
     cap = 1 if deals_mode else (rules["max_deals"] or 256)
@@ -53,7 +57,7 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
         log = np.zeros((rows, K.LOG_W), np.int32)
         status, deal_cols, game_row = K.replay_game(
             np.uint64(seed), game_index, deals_mode, rules_arr, sids, bid, play, reveal,
-            params_p, log, debug, preset, cap)
+            params_p, log, debug, preset, cap, rot_k)
         if status == K.LOG_FULL:
             rows *= 8
         elif status == K.ROWS_FULL:
@@ -65,12 +69,13 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
         msg = game.describe_error(int(status), game_index, int(r[0]), int(r[1]), int(r[2]),
                                   described)
         raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
-    events = decode(log, seed, game_index, deals_mode, rules, described)
+    events = decode(log, seed, game_index, deals_mode, rules, described, rot_k)
     deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
     return events, deals, game_row
 
 
-def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described) -> list[dict]:
+def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described,
+           rot_k: int = 0) -> list[dict]:
     n = int(log[0, 0])
     events: list[dict] = []
     deal = -1
@@ -82,7 +87,11 @@ def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described) -> l
             events.append({"event": "game", "game": "fifty-six", "seed": seed,
                            "game_index": game_index, "mode": "deals" if e else "games",
                            "seats": b, "teams": c, "first_dealer": d, "start_tables": f,
-                           "rules": dict(rules), "strategies": described})
+                           "rules": dict(rules), "strategies": described,
+                           "seating": "duplicate" if rot_k else "fixed",
+                           "board": game_index // rot_k if rot_k else game_index,
+                           "rotation": int(row[7]),
+                           "team_strategy": [(t + int(row[7])) % c for t in range(c)]})
             teams = c
         elif kind in (K.EV_DEAL, K.EV_REDEAL):
             deal = a

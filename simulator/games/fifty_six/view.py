@@ -141,9 +141,48 @@ RANKS_4_6 = (RJ, R9, RA, R10, RK, RQ)
 RANKS_8 = RANKS_4_6 + (R8, R7)
 
 
+SUIT = np.array([c // 13 for c in range(53)], np.int8)
+
+# Hands as uint64 masks of card slots (the kernel plays with these; mask-aware strategies read
+# them): slot = suit*16 + strength*2 + copy, so a suit is 16 consecutive bits, ranks ascend
+# within it, and the two copies of a card are neighbours.
+SLOT_OF = np.zeros(53, np.int64)
+SLOT_CODE = np.zeros(64, np.int8)
+for _c in range(52):
+    SLOT_OF[_c] = (_c // 13) * 16 + STRENGTH[_c] * 2
+for _slot in range(64):
+    _s, _st = _slot // 16, (_slot % 16) // 2
+    SLOT_CODE[_slot] = next(c for c in range(_s * 13, _s * 13 + 13)
+                            if STRENGTH[c] == _st and (POINTS[c] > 0 or c % 13 in RANKS_8))
+SUIT_MASK = np.array([0xFFFF << (16 * _s) for _s in range(4)], np.uint64)
+RANK_MASK = np.array([sum(3 << (16 * _s + 2 * _st) for _s in range(4)) for _st in range(8)],
+                     np.uint64)  # both copies of one rank (by strength) in every suit
+DECK_MASK_48 = np.uint64(sum(0xFFF0 << (16 * _s) for _s in range(4)))  # J 9 A 10 K Q
+DECK_MASK_64 = np.uint64(0xFFFFFFFFFFFFFFFF)  # ... 8 7 too
+
+
 @njit(cache=True, inline="always")
 def suit(card):
     return card // 13
+
+
+@njit(cache=True)
+def trick_winner(cards, at, n, trump):
+    """Index of the winning card among cards[at:at+n] (in play order); ``trump`` is the suit
+    that counts as trumps, or -1. The highest trump wins, else the highest card of the led
+    suit; of identical cards the one played first wins (only a strictly stronger card takes
+    over)."""
+    led = SUIT[cards[at]]
+    best = 0
+    best_key = -1
+    for j in range(n):  # branch-free: rank by (trump, led suit, strength); ties keep the first
+        c = cards[at + j]
+        cs = SUIT[c]
+        key = (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[c]
+        better = key > best_key
+        best = j if better else best
+        best_key = key if better else best_key
+    return best
 
 
 @njit(cache=True)
