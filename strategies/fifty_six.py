@@ -349,26 +349,38 @@ def heuristic_reveal(hand, n, public, private, legal, params, rng):
 # ---------------------------------------------------------------- bidding
 
 @njit(cache=True, inline="always")
-def _value(hm, t, n_act, nteams, suit_cards, params):
-    """Expected card points for my team with trump ``t`` (4: no-trumps), from my hand alone
-    (partner and opponents average)."""
+def _common(hm, n_act, nteams, params):
+    """The part of a valuation that does not depend on the trump."""
     avg = 1.0 / n_act
     e = 56.0 / nteams + params[P_BASE]
     e += params[P_W_POINTS] * (mask_points(hm) - 56.0 * avg)
     e += params[P_W_JACK] * (pc(hm & JACKS) - 8.0 * avg)
     e += params[P_W_NINE] * (pc(hm & NINES) - 8.0 * avg)
-    if t < 4:
-        tm = hm & SUIT_MASK[t]
-        k = pc(tm)
-        e += params[P_W_TRUMP] * (k - suit_cards * avg)
-        e += params[P_W_TRUMP_TOP] * (pc(tm & TOPS) - 4.0 * avg)
-        if k >= 3:
-            for s in range(4):
-                if s != t and hm & SUIT_MASK[s] == ZERO:
-                    e += params[P_W_VOID]
-    else:
-        e -= params[P_NT_PENALTY]
     return e
+
+
+@njit(cache=True, inline="always")
+def _trump_terms(hm, t, n_act, params):
+    if t >= 4:
+        return -params[P_NT_PENALTY]
+    avg = 1.0 / n_act
+    suit_cards = 16.0 if n_act == 8 else 12.0
+    tm = hm & SUIT_MASK[t]
+    k = pc(tm)
+    e = params[P_W_TRUMP] * (k - suit_cards * avg)
+    e += params[P_W_TRUMP_TOP] * (pc(tm & TOPS) - 4.0 * avg)
+    if k >= 3:
+        for s in range(4):
+            if s != t and hm & SUIT_MASK[s] == ZERO:
+                e += params[P_W_VOID]
+    return e
+
+
+@njit(cache=True, inline="always")
+def _value(hm, t, n_act, nteams, params):
+    """Expected card points for my team with trump ``t`` (4: no-trumps), from my hand alone
+    (partner and opponents average)."""
+    return _common(hm, n_act, nteams, params) + _trump_terms(hm, t, n_act, params)
 
 
 @njit(cache=True, inline="always")
@@ -380,7 +392,6 @@ def _choose(hm, public, priv, params, conventional):
     my_team = priv[PV_TEAM]
     n_act = public[PB_ACTIVE_N]
     nteams = public[PB_NTEAMS]
-    suit_cards = 16.0 if n_act == 8 else 12.0
     p_val = 0
     p_t = -1
     p_f = -1
@@ -400,8 +411,9 @@ def _choose(hm, public, priv, params, conventional):
     avg_team = 56.0 / nteams
     best_t = 4
     best_e = -1e9
+    common = _common(hm, n_act, nteams, params)
     for t in range(5):
-        e = _value(hm, t, n_act, nteams, suit_cards, params)
+        e = common + _trump_terms(hm, t, n_act, params)
         if t < 4 and (opp_suits >> t) & 1:
             e -= params[P_W_OPP_SUIT]
         if conventional and p_t < 5 and p_t >= 0:
@@ -453,7 +465,6 @@ def _bid(hand, n, public, private, legal, params, conventional):
     if legal[L_REDOUBLE] == 1:
         return REDOUBLE if ceiling >= high_v + params[P_REDOUBLE_MARGIN] else PASS
     if legal[L_THANI] == 1 and _value(hm, 4, public[PB_ACTIVE_N], public[PB_NTEAMS],
-                                      16.0 if public[PB_ACTIVE_N] == 8 else 12.0,
                                       params) >= params[P_THANI_MIN]:
         return bid_code(legal[L_MAX] + 1, NO_TRUMPS, F_THANI)
     if lo > 0:
@@ -469,9 +480,8 @@ def _bid(hand, n, public, private, legal, params, conventional):
         # hand holds above an average one (their trump's tops counting double) is what we
         # may take beyond 56 - high_v.
         t = public[PB_HIGH_TRUMP]
-        surplus = _value(hm, 4, public[PB_ACTIVE_N], public[PB_NTEAMS],
-                         16.0 if public[PB_ACTIVE_N] == 8 else 12.0, params) \
-            + params[P_NT_PENALTY] - params[P_BASE] - 56.0 / public[PB_NTEAMS]
+        surplus = _common(hm, public[PB_ACTIVE_N], public[PB_NTEAMS], params) \
+            - params[P_BASE] - 56.0 / public[PB_NTEAMS]
         if t < 4:
             surplus += params[P_W_TRUMP_TOP] * pc(hm & SUIT_MASK[t] & TOPS)
         if 56 - high_v + surplus >= 57 - high_v + params[P_DOUBLE_MARGIN]:
