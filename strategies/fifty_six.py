@@ -385,7 +385,7 @@ def _value(hm, t, n_act, nteams, params):
 
 @njit(cache=True, inline="always")
 def _choose(hm, public, priv, params, conventional):
-    """(best trump, its valuation, partner's latest bid value, its trump, its form) after
+    """(best trump, its valuation, partner's first bid value, latest trump and form) after
     reading the auction: partner's bid in a trump supports it, an opponent's bid in a suit
     spoils it, and (conventional) partner's forms tell of jacks and voids."""
     me = priv[PV_SEAT]
@@ -403,7 +403,8 @@ def _choose(hm, public, priv, params, conventional):
             continue
         t = call_trump(code)
         if public[PB_TEAM_OF + seat] == my_team:
-            p_val = call_value(code)
+            if p_val == 0:  # partner's first bid: later ones may rest on my own support
+                p_val = call_value(code)
             p_t = t
             p_f = call_form(code)
         elif t < 4:
