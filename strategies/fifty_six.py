@@ -454,8 +454,7 @@ def _honest_form(hm, t):
 
 
 @njit(cache=True, inline="always")
-def _bid(hand, n, public, private, legal, params, conventional):
-    hm = hand_mask(hand, n)
+def _bid(hm, public, private, legal, params, conventional):
     my_team = private[PV_TEAM]
     best_t, best_e, p_val, p_t, p_f = _choose(hm, public, private, params, conventional)
     ceiling = best_e - params[P_MARGIN]
@@ -513,7 +512,7 @@ def evaluator_bid(hand, n, public, private, legal, params, rng):
     """Values the hand for each trump (points, jacks, nines, trump length and top cards,
     voids), supports partner's trump and avoids opponents' suits; bids the lowest legal value
     up to valuation - margin in the best trump; doubles and redoubles by margins."""
-    return _bid(hand, n, public, private, legal, params, False)
+    return _bid(hand_mask(hand, n), public, private, legal, params, False)
 
 
 @njit(cache=True)
@@ -521,10 +520,20 @@ def conventional_bid(hand, n, public, private, legal, params, rng):
     """The evaluator, speaking the sheet's forms: 'number, suit' with the trump jack, 'suit,
     number' without it, 'number, no-trumps', 'plus 2, suit' with exactly two top cards of
     partner's suit, 'noes' without any; and reading those forms from partner."""
-    return _bid(hand, n, public, private, legal, params, True)
+    return _bid(hand_mask(hand, n), public, private, legal, params, True)
 
 
 # ---------------------------------------------------------------- dispatch for the kernel
+
+@njit(cache=True, inline="always")
+def builtin_bid_mask(sid, hm, public, priv, legal, params):
+    """Call of a built-in heuristic (sid >= 1) from its hand mask, or -1 for the others."""
+    if sid == 2:
+        return _bid(hm, public, priv, legal, params, True)
+    if sid >= 1:
+        return _bid(hm, public, priv, legal, params, False)
+    return -1
+
 
 @njit(cache=True, inline="always")
 def builtin_play_mask(sid, h, lm, public, priv, params, played, deck, rng):

@@ -21,7 +21,7 @@ from simulator.games.fifty_six.view import (
     TRUMP_HIDDEN, trick_winner,
 )
 from simulator.cards import deck as _deck
-from strategies.fifty_six import builtin_decision, builtin_play_mask
+from strategies.fifty_six import builtin_bid_mask, builtin_decision, builtin_play_mask
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -304,6 +304,16 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     max_bid = rules[RU.R_MAX_BID]
     thani_on = rules[RU.R_THANI] == 1
 
+    # hands as masks of card slots (see SLOT_OF): read by mask-aware built-ins, played from
+    for k in range(n_act):
+        s = order[k]
+        m = ZERO
+        for i in range(hand_n[s]):
+            slot = uint64(SLOT_OF[hands[s, i]])
+            slot += (m >> slot) & ONE  # the second copy of an identical card
+            m |= ONE << slot
+        hmask[s] = m
+
     # ---- auction
     pos = 0
     passes = 0
@@ -333,8 +343,11 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         legal[L_OPENING] = 1 if opening else 0
         legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
         legal[L_LAST_VALUE] = high_v
-        raw = _decide(V.BID, sids, bid_fns, smap, team, seat, hands, hand_n, public, private, legal,
-                      params, rngs)
+        sl = smap[team]
+        raw = builtin_bid_mask(sids[sl], hmask[seat], public, private[seat], legal, params[sl])
+        if raw < 0:
+            raw = _decide(V.BID, sids, bid_fns, smap, team, seat, hands, hand_n, public, private,
+                          legal, params, rngs)
         call = V.bid_is_valid(raw, legal, high_t)
         if call < 0:
             row_out[0] = seat
@@ -423,14 +436,6 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     no_trump_lead = rules[RU.R_NO_TRUMP_LEAD] == 1 and trump < 4
     trump_mask = SUIT_MASK[trump] if trump < 4 else ZERO
     broken = False
-    for k in range(n_act):
-        s = order[k]
-        m = ZERO
-        for i in range(hand_n[s]):
-            slot = uint64(SLOT_OF[hands[s, i]])
-            slot += (m >> slot) & ONE  # the second copy of an identical card
-            m |= ONE << slot
-        hmask[s] = m
     reveal_trick = -1
     tricks_won = 0
     played = ZERO  # every card played so far (slot mask), for mask-aware strategies
