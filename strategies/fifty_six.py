@@ -15,10 +15,11 @@ from simulator.games.fifty_six.view import (
     F_PLUS_TWO_NOES, F_SUIT_NUMBER, F_THANI, L_DOUBLE, L_LAST_TRUMP, L_MAX, L_MIN,
     L_PASS, L_REDOUBLE, L_THANI, NO_TRUMPS, PASS, PB_ACTIVE_N, PB_CALLS,
     PB_CONTRACT_TEAM, PB_HIGH_BIDDER, PB_HIGH_TRUMP, PB_HIGH_VALUE, PB_NCALLS,
-    PB_NTEAMS, PB_PLAYED, PB_TEAM_OF, PB_THANI, PB_TRICK_CARDS, PB_TRICK_N, PB_TRICK_SEATS,
+    PB_NTEAMS, PB_PLAYED, PB_TEAM_OF, PB_THANI, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N, PB_TRICK_PTS,
+    PB_TRICK_SEATS,
     PB_TRUMP, PLAY, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK, REDOUBLE, SLOT_CODE,
     SLOT_OF, STRENGTH,
-    SUIT, SUIT_MASK, bid_code, call_form, call_trump, call_value, nth_form, trick_winner,
+    SUIT, SUIT_MASK, bid_code, call_form, call_trump, call_value, nth_form,
 )
 from simulator.rng import below
 from simulator.strategy import Param, StrategyDef
@@ -238,13 +239,11 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
         return _lead(lm, side, public, params, out, tmask, kt, my_team)
     shown = public[PB_TRUMP] < 4
     eff_t = np.int64(public[PB_TRUMP]) if shown else np.int64(-1)
-    wi = trick_winner(public, PB_TRICK_CARDS, ntr, eff_t)
+    wi = public[PB_TRICK_BEST]
     wcard = public[PB_TRICK_CARDS + wi]
     wseat = public[PB_TRICK_SEATS + wi]
     wsuit = np.int64(SUIT[wcard])
-    pts = 0
-    for j in range(ntr):
-        pts += POINTS[public[PB_TRICK_CARDS + j]]
+    pts = public[PB_TRICK_PTS]
     n_play = public[PB_ACTIVE_N]
     if public[PB_THANI] == 1:
         n_play -= n_play // public[PB_NTEAMS] - 1  # the thani bidder's partners sit out
@@ -340,10 +339,7 @@ def heuristic_play(hand, n, public, private, legal, params, rng):
 @njit(cache=True)
 def heuristic_reveal(hand, n, public, private, legal, params, rng):
     """Ask for the hidden trump when the trick holds enough points."""
-    pts = 0
-    for j in range(public[PB_TRICK_N]):
-        pts += POINTS[public[PB_TRICK_CARDS + j]]
-    return 1 if pts >= params[P_REVEAL_MIN] else 0
+    return 1 if public[PB_TRICK_PTS] >= params[P_REVEAL_MIN] else 0
 
 
 # ---------------------------------------------------------------- bidding

@@ -157,6 +157,11 @@ def decide(hand, trick=(), trump="H", shown=True, me=0, contract_team=0, played=
         public[V.PB_PLAYED + parse(card)] += 1
     for card in played:
         public[V.PB_PLAYED + parse(card)] += 1
+    if trick:
+        public[V.PB_LED_SUIT] = parse(trick[0][1]) // 13
+        public[V.PB_TRICK_BEST] = V.trick_winner(public, V.PB_TRICK_CARDS, len(trick),
+                                                 t if shown else -1)
+        public[V.PB_TRICK_PTS] = sum(V.POINTS[parse(c)] for _, c in trick)
     private = np.zeros(V.PV_LEN, np.int16)
     private[V.PV_SEAT] = me
     private[V.PV_TEAM] = me % 2

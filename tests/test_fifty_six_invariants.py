@@ -30,7 +30,7 @@ BUILTINS = ["random", "evaluator", "conventional", "cautious", "aggressive"]
        names=st.lists(st.sampled_from(BUILTINS), min_size=1, max_size=4))
 def test_conservation_and_score_parts(opts, seed, deals_mode, names):
     rules = GAME.rules.resolve(opts)
-    n = 1200  # a multiple of 2, 3 and 4 teams (duplicate seating plays sets of games)
+    n = 240  # a multiple of 2, 3 and 4 teams (duplicate seating plays sets of games)
     teams = GAME.n_teams(rules)
     specs = [names[0]] + [f"{t}={s}" for t, s in enumerate(names[1:teams], start=1)]
     runner = Runner(RunSpec(GAME, rules, specs, seed=seed, count=n, deals_mode=deals_mode,

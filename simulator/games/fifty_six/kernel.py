@@ -449,6 +449,10 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         led_mask = ZERO
         tpts = 0
         ntr = 0
+        best_j = 0  # the card winning so far, kept up to date for the strategies
+        best_key = -1
+        public[V.PB_TRICK_BEST] = -1
+        public[V.PB_TRICK_PTS] = 0
         for k in range(n_act):
             p = leader_pos + k
             seat = order[p - n_act if p >= n_act else p]
@@ -485,6 +489,11 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                                 _emit(log, EV_REVEAL, seat, trump, t, 0, 0, 0)
                             if (h & trump_mask) != ZERO:  # the asker must trump if able
                                 lm = h & trump_mask
+                            # trumps already in the trick count from now on
+                            best_j = trick_winner(public, V.PB_TRICK_CARDS, ntr, trump)
+                            best_key = V.trick_key(public[V.PB_TRICK_CARDS + best_j], trump,
+                                                   public[V.PB_LED_SUIT])
+                            public[V.PB_TRICK_BEST] = best_j
             if (lm & (lm - ONE)) == ZERO:
                 slot = np.int64(ctz(lm))  # one legal card: played without asking
             else:
@@ -526,9 +535,17 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             if ntr == 1:
                 led_mask = SUIT_MASK[SUIT[card]]
                 public[V.PB_LED_SUIT] = SUIT[card]
-        # trumps count once shown (also those played earlier in the trick that shows them)
-        tr = trump if (trump < 4 and (trump_shown or reveal_trick >= 0)) else -1
-        best_seat = public[V.PB_TRICK_SEATS + trick_winner(public, V.PB_TRICK_CARDS, ntr, tr)]
+            # trumps count once shown (also those played earlier in the trick that shows them)
+            tr = trump if (trump < 4 and (trump_shown or reveal_trick >= 0)) else -1
+            key = V.trick_key(card, tr, public[V.PB_LED_SUIT])
+            if key > best_key:  # an identical card played later does not take over
+                best_key = key
+                best_j = ntr - 1
+            public[V.PB_TRICK_BEST] = best_j
+            public[V.PB_TRICK_PTS] = tpts
+        if debug and best_j != trick_winner(public, V.PB_TRICK_CARDS, ntr, tr):
+            return INVARIANT
+        best_seat = public[V.PB_TRICK_SEATS + best_j]
         wteam = public[V.PB_TEAM_OF + best_seat]
         public[V.PB_TEAM_POINTS + wteam] += tpts
         public[V.PB_TRICK_WINNERS + t] = best_seat

@@ -119,7 +119,9 @@ PB_CALLS = 136        # [2 * MAX_CALLS] (seat, call code as seen by all) per cal
 MAX_CALLS = 512
 PB_PLAYS = PB_CALLS + 2 * MAX_CALLS  # [2 * 64] (seat, card) per card played
 PB_TRICK_WINNERS = PB_PLAYS + 128    # [16]
-PB_LEN = PB_TRICK_WINNERS + 16
+PB_TRICK_BEST = PB_TRICK_WINNERS + 16  # index in the current trick of the card winning so far
+PB_TRICK_PTS = PB_TRICK_BEST + 1       # card points in the current trick so far
+PB_LEN = PB_TRICK_PTS + 1
 
 # private[] layout (one row per seat)
 PV_SEAT = 0
@@ -166,6 +168,13 @@ def suit(card):
     return card // 13
 
 
+@njit(cache=True, inline="always")
+def trick_key(card, trump, led):
+    """Rank of a card in a trick: trumps over the led suit over the rest, then strength."""
+    cs = SUIT[card]
+    return (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[card]
+
+
 @njit(cache=True)
 def trick_winner(cards, at, n, trump):
     """Index of the winning card among cards[at:at+n] (in play order); ``trump`` is the suit
@@ -176,9 +185,7 @@ def trick_winner(cards, at, n, trump):
     best = 0
     best_key = -1
     for j in range(n):  # branch-free: rank by (trump, led suit, strength); ties keep the first
-        c = cards[at + j]
-        cs = SUIT[c]
-        key = (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[c]
+        key = trick_key(cards[at + j], trump, led)
         better = key > best_key
         best = j if better else best
         best_key = key if better else best_key
