@@ -28,6 +28,7 @@ def rate(strategies: list[str], deals: int, threads: int, repeats: int, players:
     g = get_game("fifty-six")
     rules = g.rules.resolve([f"players={players}"])
     runner = Runner(RunSpec(g, rules, strategies, 7, deals, deals_mode=True))
+    numba.set_num_threads(threads)  # play_rows plans blocks for `threads`; numba runs them
     runner.play_rows(0, min(deals, 20_000), threads)  # warm-up (and compile if the cache is cold)
     best = float("inf")
     for _ in range(repeats):
