@@ -12,6 +12,7 @@ from numba import njit, prange, types, uint64
 from simulator import rng as R
 from simulator.bits import ctz
 from simulator.nrt import borrow, keep_alive
+from simulator.tables import emit as _emit
 from simulator.games.fifty_six import outcomes as O
 from simulator.games.fifty_six import rules as RU
 from simulator.games.fifty_six import view as V
@@ -40,34 +41,11 @@ FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
 
 
 @njit(cache=True)
-def _emit(log, kind, a, b, c, d, e, f):
-    """Append one event; log[0, 0] holds the number of rows used (row 0 is the header)."""
-    i = log[0, 0] + 1
-    if i >= log.shape[0]:
-        log[0, 1] = 1  # overflow flag
-        return
-    log[0, 0] = i
-    log[i, 0] = kind
-    log[i, 1] = a
-    log[i, 2] = b
-    log[i, 3] = c
-    log[i, 4] = d
-    log[i, 5] = e
-    log[i, 6] = f
-
-
-@njit(cache=True)
 def _emit_hand(log, seat, hand, n):
-    i = log[0, 0] + 1
-    if i >= log.shape[0]:
-        log[0, 1] = 1
-        return
-    log[0, 0] = i
-    log[i, 0] = EV_HAND
-    log[i, 1] = seat
-    log[i, 2] = n
-    for k in range(n):
-        log[i, 3 + k] = hand[k]
+    i = _emit(log, EV_HAND, seat, n, 0, 0, 0, 0)
+    if i >= 0:
+        for k in range(n):
+            log[i, 3 + k] = hand[k]
 
 
 @njit(cache=True)
