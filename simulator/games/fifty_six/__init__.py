@@ -9,43 +9,32 @@ import numpy as np  # noqa: E402
 
 from simulator.games.fifty_six import outcomes as O  # noqa: E402
 from simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
-from simulator.strategy import resolve_strategies as _resolve  # noqa: E402
+from simulator.strategy import GameStrategies  # noqa: E402
 from simulator.tables import reuse, to_frame  # noqa: E402
 
 from simulator.games.fifty_six.view import DECISIONS  # noqa: E402
 
 
-class FiftySix:
+class FiftySix(GameStrategies):
     name = "fifty-six"
     rules = RULES
     supports_deals_mode = True
     supports_seating = True  # duplicate seating (rotations of strategies over teams)
+    strategies_module = "strategies.fifty_six"
+    default_strategy = "evaluator"
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
     game_ncols = O.G_NCOLS
 
-    @property
-    def registry(self):
-        from strategies.fifty_six import REGISTRY
-
-        return REGISTRY
-
     def n_teams(self, rules: dict) -> int:
         return rules["players"] // 2 if rules["team_layout"] == "pairs" else 2
 
-    def resolve_strategies(self, specs, rules, extra=None):
-        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
-        registry = {**self.registry, **(extra or {})}
-        return _resolve(list(specs), registry, self.n_teams(rules), default="evaluator",
-                        load=self.load_plugin)
-
-    def load_plugin(self, name: str):
+    def plugin_interface(self):
         from simulator.games.fifty_six.view import DECISION_SIG
-        from simulator.plugins import load_plugin
         from strategies.fifty_six import never_reveal
 
-        return load_plugin(name, DECISION_SIG, ("bid", "play"), {"reveal": never_reveal})
+        return DECISION_SIG, ("bid", "play"), {"reveal": never_reveal}
 
     def expected_deals(self, rules: dict) -> int:
         return min(rules["max_deals"] or 32, 32)

@@ -13,40 +13,29 @@ import polars as pl  # noqa: E402
 from simulator.games.hand_and_foot import outcomes as O  # noqa: E402
 from simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
 from simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
-from simulator.strategy import resolve_strategies as _resolve  # noqa: E402
+from simulator.strategy import GameStrategies  # noqa: E402
 from simulator.tables import reuse, to_frame  # noqa: E402
 
 
-class HandAndFoot:
+class HandAndFoot(GameStrategies):
     name = "hand-and-foot"
     rules = RULES
     supports_deals_mode = False
+    strategies_module = "strategies.hand_and_foot"
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
     game_ncols = O.G_NCOLS
 
-    @property
-    def registry(self):
-        from strategies.hand_and_foot import REGISTRY
-
-        return REGISTRY
-
     def n_teams(self, rules: dict) -> int:
         return n_teams(rules["players"])
 
-    def resolve_strategies(self, specs, rules, extra=None):
-        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
-        registry = {**self.registry, **(extra or {})}
-        return _resolve(list(specs), registry, self.n_teams(rules), load=self.load_plugin)
-
-    def load_plugin(self, name: str):
+    def plugin_interface(self):
         from simulator.games.hand_and_foot.view import DECISION_SIG
-        from simulator.plugins import load_plugin
         from strategies.hand_and_foot import heuristic_ask, heuristic_grant
 
-        return load_plugin(name, DECISION_SIG, ("draw", "meld", "discard"),
-                           {"ask": heuristic_ask, "grant": heuristic_grant})
+        return (DECISION_SIG, ("draw", "meld", "discard"),
+                {"ask": heuristic_ask, "grant": heuristic_grant})
 
     def expected_deals(self, rules: dict) -> int:
         """Deal-table rows per game: one per deal and team."""
