@@ -8,9 +8,6 @@ import click
 
 from simulator.errors import StrategyError, UsageError
 
-GAME_NAMES = ("fifty-six", "hand-and-foot")
-
-
 def _game(name: str):
     from simulator.games import get_game
 
@@ -136,82 +133,36 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out)
             raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
 
 
-@cli.group()
+class _LazyGroup(click.Group):
+    """Subcommands that live in other modules ("module:attr"), imported only when used, so
+    each game keeps its study commands in its own package."""
+
+    def __init__(self, *args, lazy: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx, name):
+        if name in self.lazy:
+            from importlib import import_module
+
+            module, _, attr = self.lazy[name].partition(":")
+            return getattr(import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+# study commands of each game: name -> "module:click command"
+ANALYZE = {
+    "bid-success": "simulator.games.fifty_six.cli:bid_success_cmd",
+    "min-meld": "simulator.games.hand_and_foot.cli:min_meld_cmd",
+}
+
+
+@cli.group(cls=_LazyGroup, lazy=ANALYZE)
 def analyze():
     """Studies from a finished run's tables."""
-
-
-@analyze.command("bid-success")
-@click.argument("run_dir", type=click.Path(path_type=Path))
-@click.option("--by", default="bid_band,trump_kind", show_default=True,
-              help="comma-separated grouping keys (bid, bid_band, trump_kind, double_level, "
-                   "bidder_position, players, hand features ...)")
-@click.option("--feature", default="bidder_points", show_default=True,
-              help="hand feature for the make-more-often-than-not threshold per bid")
-@click.option("--min-n", type=int, default=100, show_default=True,
-              help="fewest deals a group needs to count for the threshold")
-@click.option("--all-pass", is_flag=True, help="include all-pass contracts")
-def bid_success_cmd(run_dir, by, feature, min_n, all_pass):
-    """56: contract success rate with 95% Wilson intervals, and strength thresholds."""
-    import polars as pl
-
-    from analysis.fifty_six import bid_success, load_deals, thresholds
-
-    deals, info = load_deals(run_dir)
-    keys = [k.strip() for k in by.split(",") if k.strip()]
-    table = bid_success(deals, keys, info["rules"]["payout"], include_all_pass=all_pass)
-    thr = thresholds(deals, feature, info["rules"]["payout"], min_n=min_n)
-    out = Path(run_dir) / "studies"
-    out.mkdir(exist_ok=True)
-    table.write_parquet(out / f"bid_success-{'-'.join(keys)}.parquet")
-    thr.write_parquet(out / f"threshold-{feature}.parquet")
-    with pl.Config(tbl_rows=200, tbl_cols=20, float_precision=4):
-        click.echo(table)
-        click.echo(f"lowest {feature} from which a bid makes more often than not "
-                   f"(groups of at least {min_n} deals):")
-        click.echo(thr)
-
-
-@analyze.command("min-meld")
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--turns", default="4,8,12,16,20,30,40", show_default=True,
-              help="deal turns at which to report the share of teams that have melded")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="folder for the Parquet tables (default: <first run>/studies)")
-def min_meld_cmd(run_dirs, turns, out):
-    """Hand and Foot: minimum-meld study over runs (one arm each), with 95% intervals."""
-    import polars as pl
-
-    from analysis.hand_and_foot import min_meld_study, text_table
-
-    try:
-        ts = sorted({int(t) for t in turns.split(",") if t.strip()})
-    except ValueError:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers") from None
-    if not ts or ts[0] < 1:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers from 1")
-    tables = min_meld_study(run_dirs, ts)
-    out = Path(out) if out is not None else Path(run_dirs[0]) / "studies"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, df in tables.items():
-            df.write_parquet(out / f"min_meld-{name}.parquet")
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
-    with pl.Config(tbl_rows=1000, tbl_cols=30, tbl_width_chars=250, fmt_str_lengths=80,
-                   tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
-        click.echo("share of (deal, team) rows with the initial meld made by deal turn t, "
-                   "[95% interval]:")
-        curve = text_table(tables["melded_by_turn"], ["share"], ["arm", "deal_index", "turn"])
-        click.echo(curve.pivot(on="turn", index=["arm", "deal_index"], values="share"))
-        click.echo("per deal: going-out rate, turns, score spread (best - worst team), how "
-                   "often the first player's team scores most, and its margin:")
-        click.echo(text_table(tables["deals"], ["out_rate", "turns", "spread", "first_win_rate",
-                                                "first_margin"], ["arm", "deal_index", "n"]))
-        click.echo("per team: game win rate and mean total:")
-        click.echo(text_table(tables["teams"], ["win_rate", "total"],
-                              ["arm", "team", "strategy", "n"]))
-    click.echo(f"tables written to {out}")
 
 
 @cli.command()

@@ -1,0 +1,50 @@
+"""`cardsim analyze` commands of Hand and Foot (attached lazily by simulator/cli.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simulator.errors import UsageError
+
+
+@click.command("min-meld")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--turns", default="4,8,12,16,20,30,40", show_default=True,
+              help="deal turns at which to report the share of teams that have melded")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="folder for the Parquet tables (default: <first run>/studies)")
+def min_meld_cmd(run_dirs, turns, out):
+    """Hand and Foot: minimum-meld study over runs (one arm each), with 95% intervals."""
+    import polars as pl
+
+    from analysis.hand_and_foot import min_meld_study, text_table
+
+    try:
+        ts = sorted({int(t) for t in turns.split(",") if t.strip()})
+    except ValueError:
+        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers") from None
+    if not ts or ts[0] < 1:
+        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers from 1")
+    tables = min_meld_study(run_dirs, ts)
+    out = Path(out) if out is not None else Path(run_dirs[0]) / "studies"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in tables.items():
+            df.write_parquet(out / f"min_meld-{name}.parquet")
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    with pl.Config(tbl_rows=1000, tbl_cols=30, tbl_width_chars=250, fmt_str_lengths=80,
+                   tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
+        click.echo("share of (deal, team) rows with the initial meld made by deal turn t, "
+                   "[95% interval]:")
+        curve = text_table(tables["melded_by_turn"], ["share"], ["arm", "deal_index", "turn"])
+        click.echo(curve.pivot(on="turn", index=["arm", "deal_index"], values="share"))
+        click.echo("per deal: going-out rate, turns, score spread (best - worst team), how "
+                   "often the first player's team scores most, and its margin:")
+        click.echo(text_table(tables["deals"], ["out_rate", "turns", "spread", "first_win_rate",
+                                                "first_margin"], ["arm", "deal_index", "n"]))
+        click.echo("per team: game win rate and mean total:")
+        click.echo(text_table(tables["teams"], ["win_rate", "total"],
+                              ["arm", "team", "strategy", "n"]))
+    click.echo(f"tables written to {out}")
