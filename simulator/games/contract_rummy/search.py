@@ -1,0 +1,460 @@
+"""Contract search: can a hand lay a contract (n sets + n runs), and with what left in hand.
+
+Hand: ``cnt`` int64 (4, 13) copies held per (suit, rank), ``jokers`` held. Meld record (int64
+row of ``MELD_W``): ``[kind, key, nat, jok]`` — a set's key is its rank and its masks are suit
+bits; a run's key is its suit and its masks are position bits (0 = ace low, rank r = r + 1,
+13 = ace high). ``jok`` says what the jokers stand for. Algorithm and choices:
+``docs/contract_rummy_search.md``.
+"""
+import numpy as np
+from numba import njit, uint64
+
+from simulator.bits import popcount
+
+SET = 0
+RUN = 1
+MELD_W = 4
+JOKER_PENALTY = 15
+# penalty by rank 2..A
+RANK_PENALTY = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15], dtype=np.int64)
+
+_NONE = -1
+
+
+@njit(cache=True, inline="always")
+def _pc(x):
+    return np.int64(popcount(uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def _rank_at(p):
+    """Rank of run position p (both ends are the ace)."""
+    return 12 if p == 0 else p - 1
+
+
+@njit(cache=True, inline="always")
+def _pos_mask(m1s, ace_low):
+    """Run positions of one suit held, from its mask of ranks held."""
+    m = m1s << 1
+    if ace_low and (m1s >> 12) & 1:
+        m |= 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _next_sub(x, free, lim):
+    """Smallest subset of ``free`` greater than ``x`` with at most ``lim`` bits, or -1."""
+    y = ((x | ~free) + 1) & free
+    if y == 0:
+        return -1
+    while _pc(y) > lim:
+        # round up past the lowest block of set bits (adds the low bit in free's bit space)
+        y = ((y | ~free) + (y & -y)) & free
+        if y == 0:
+            return -1
+    return y
+
+
+@njit(cache=True, inline="always")
+def _set_jok(nat, k):
+    """Jokers of a set stand for the k lowest suits it lacks."""
+    jm = 0
+    miss = ~nat & 15
+    for _ in range(k):
+        low = miss & -miss
+        jm |= low
+        miss ^= low
+    return jm
+
+
+@njit(cache=True, inline="always")
+def _next_set(key0, b0, j0, strict, m1, jrem, smin, smax):
+    """First set candidate >= (or > if strict) (rank, nat, jokers) in that order."""
+    for r in range(key0, 13):
+        av = 0
+        for s in range(4):
+            av |= ((m1[s] >> r) & 1) << s
+        if av == 0:
+            continue
+        same_r = r == key0
+        bstart = b0 if same_r and b0 > 0 else 1
+        for b in range(bstart, 16):
+            if b & ~av:
+                continue
+            nb = _pc(b)
+            if nb > smax:
+                continue
+            jlo = smin - nb
+            if jlo < 0:
+                jlo = 0
+            jhi = smax - nb
+            if jhi > jrem:
+                jhi = jrem
+            js = jlo
+            if same_r and b == b0:
+                j1 = j0 + 1 if strict else j0
+                if j1 > js:
+                    js = j1
+            if js <= jhi:
+                return True, r, b, js
+    return False, 0, 0, 0
+
+
+@njit(cache=True, inline="always")
+def _next_run(key0, b0, j0, strict, m1, jrem, rmin, rmax, ace_low):
+    """First run candidate >= (or > if strict) (suit, start*16+length, joker mask)."""
+    for s in range(key0, 4):
+        pav = _pos_mask(m1[s], ace_low)
+        if pav == 0 or _pc(pav) + jrem < rmin:
+            continue
+        same_s = s == key0
+        for start in range(0 if ace_low else 1, 14):
+            for ln in range(rmin, rmax + 1):
+                if start + ln > 14 or (start == 0 and ln == 14):
+                    break
+                bb = start * 16 + ln
+                if same_s and bb < b0:
+                    continue
+                blk = ((1 << ln) - 1) << start
+                free = blk & pav
+                if free == 0:
+                    continue
+                must = blk & ~pav
+                pm = _pc(must)
+                if pm > jrem:
+                    continue
+                lim = jrem - pm
+                same = same_s and bb == b0
+                x = 0
+                while x >= 0:
+                    if x != free:  # at least one natural
+                        jk = must | x
+                        if not same or jk > j0 or (jk == j0 and not strict):
+                            return True, s, bb, jk
+                    x = _next_sub(x, free, lim)
+    return False, 0, 0, 0
+
+
+@njit(cache=True)
+def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
+            go_out, optimize, out, rem, m1, st):
+    """DFS over melds in a canonical order (sets, then runs, each level >= the one before).
+
+    Existence (optimize False): returns 0 at the first laying, else -1. Optimize: the least
+    (penalty left, jokers used, cards used) over all layings, written to ``out``.
+    ``rem`` (4, 13), ``m1`` (4,), ``st`` (n, 3) are work arrays.
+    """
+    n = n_sets + n_runs
+    total_pen = 0
+    cards = jokers
+    for s in range(4):
+        mm = 0
+        for r in range(13):
+            c = cnt[s, r]
+            rem[s, r] = c
+            if c > 0:
+                mm |= 1 << r
+                total_pen += c * RANK_PENALTY[r]
+                cards += c
+        m1[s] = mm
+    total_pen += JOKER_PENALTY * jokers
+    if n == 0:
+        if go_out and cards > 1:
+            return -1
+        return total_pen
+    if n_sets > 0 and smin > smax:
+        return -1
+    if n_runs > 0 and rmin > rmax:
+        return -1
+    # cheap necessary condition: enough cards for the smallest melds
+    if cards < n_sets * smin + n_runs * rmin:
+        return -1
+
+    jrem = jokers
+    pen = total_pen
+    best = -1
+    best_j = 0
+    best_c = 0
+    lvl = 0
+    fresh = True  # the level is entered for the first time (else: advance past its meld)
+    while True:
+        if lvl == n:
+            ok = True
+            if go_out and cards > 1:
+                ok = False
+            if ok:
+                if not optimize:
+                    return 0
+                ju = jokers - jrem
+                if (best < 0 or pen < best or (pen == best and (ju < best_j or (
+                        ju == best_j and -cards < best_c)))):
+                    best = pen
+                    best_j = ju
+                    best_c = -cards
+                    for i in range(n):
+                        k = st[i, 0]
+                        if i < n_sets:
+                            out[i, 0] = SET
+                            out[i, 1] = k
+                            out[i, 2] = st[i, 1]
+                            out[i, 3] = _set_jok(st[i, 1], st[i, 2])
+                        else:
+                            out[i, 0] = RUN
+                            out[i, 1] = k
+                            bb = st[i, 1]
+                            blk = ((1 << (bb & 15)) - 1) << (bb >> 4)
+                            out[i, 2] = blk & ~st[i, 2]
+                            out[i, 3] = st[i, 2]
+                    if pen == 0:
+                        return 0  # nothing left: every tie-break is equal too
+            lvl -= 1
+            fresh = False
+            continue
+        if lvl < 0:
+            break
+        is_set = lvl < n_sets
+        if not fresh:
+            # take back this level's meld before looking for the next one
+            k = st[lvl, 0]
+            if is_set:
+                nat = st[lvl, 1]
+                for s in range(4):
+                    if (nat >> s) & 1:
+                        rem[s, k] += 1
+                        m1[s] |= 1 << k
+                        pen += RANK_PENALTY[k]
+                jrem += st[lvl, 2]
+                cards += _pc(nat) + st[lvl, 2]
+                pen += JOKER_PENALTY * st[lvl, 2]
+            else:
+                bb = st[lvl, 1]
+                jk = st[lvl, 2]
+                nat = (((1 << (bb & 15)) - 1) << (bb >> 4)) & ~jk
+                for p in range(14):
+                    if (nat >> p) & 1:
+                        r = _rank_at(p)
+                        rem[k, r] += 1
+                        m1[k] |= 1 << r
+                        pen += RANK_PENALTY[r]
+                nj = _pc(jk)
+                jrem += nj
+                cards += _pc(nat) + nj
+                pen += JOKER_PENALTY * nj
+            k0 = st[lvl, 0]
+            b0 = st[lvl, 1]
+            j0 = st[lvl, 2]
+            strict = True
+        else:
+            strict = False
+            if lvl > 0 and (lvl - 1 < n_sets) == is_set:
+                k0 = st[lvl - 1, 0]
+                b0 = st[lvl - 1, 1]
+                j0 = st[lvl - 1, 2]
+                if not is_set and runs_distinct:
+                    k0 += 1
+                    b0 = 0
+                    j0 = 0
+            else:
+                k0 = 0
+                b0 = 0
+                j0 = 0
+        if is_set:
+            found, k, b, j = _next_set(k0, b0, j0, strict, m1, jrem, smin, smax)
+        else:
+            found, k, b, j = _next_run(k0, b0, j0, strict, m1, jrem, rmin, rmax, ace_low)
+        if not found:
+            lvl -= 1
+            fresh = False
+            continue
+        st[lvl, 0] = k
+        st[lvl, 1] = b
+        st[lvl, 2] = j
+        # lay it
+        if is_set:
+            for s in range(4):
+                if (b >> s) & 1:
+                    rem[s, k] -= 1
+                    if rem[s, k] == 0:
+                        m1[s] &= ~(1 << k)
+                    pen -= RANK_PENALTY[k]
+            jrem -= j
+            cards -= _pc(b) + j
+            pen -= JOKER_PENALTY * j
+        else:
+            nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
+            for p in range(14):
+                if (nat >> p) & 1:
+                    r = _rank_at(p)
+                    rem[k, r] -= 1
+                    if rem[k, r] == 0:
+                        m1[k] &= ~(1 << r)
+                    pen -= RANK_PENALTY[r]
+            nj = _pc(j)
+            jrem -= nj
+            cards -= _pc(nat) + nj
+            pen -= JOKER_PENALTY * nj
+        lvl += 1
+        fresh = True
+        if go_out:
+            # the melds still to come must be able to take all but one card
+            cap = 0
+            for i in range(lvl, n):
+                cap += smax if i < n_sets else rmax
+            if cards - cap > 1:
+                lvl -= 1  # take it back and try the next candidate
+                fresh = False
+    return best
+
+
+@njit(cache=True)
+def _sizes(max_meld, min_run, exact):
+    """(smin, smax, rmin, rmax): meld sizes the search tries."""
+    smax = 4
+    rmax = 13
+    if max_meld > 0:
+        if max_meld < smax:
+            smax = max_meld
+        if max_meld < rmax:
+            rmax = max_meld
+    smin = 3
+    rmin = min_run if min_run > 1 else 1
+    if exact:
+        # any laying shrinks to the smallest melds (drop a joker or an end natural)
+        smax = smin if smin <= smax else smax
+        rmax = rmin if rmin <= rmax else rmax
+    return smin, smax, rmin, rmax
+
+
+@njit(cache=True)
+def lay_contract(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                 go_out, out):
+    """Fewest penalty points left after laying the contract (melds in ``out``), or -1."""
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
+    n = n_sets + n_runs
+    rem = np.empty((4, 13), np.int64)
+    m1 = np.empty(4, np.int64)
+    st = np.empty((max(n, 1), 3), np.int64)
+    return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
+                   runs_distinct, go_out, True, out, rem, m1, st)
+
+
+@njit(cache=True)
+def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+               go_out, rem, m1, st, out):
+    """``can_lay`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3), out (n,4))."""
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
+    return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
+                   runs_distinct, go_out, False, out, rem, m1, st) >= 0
+
+
+@njit(cache=True)
+def can_lay(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct, go_out):
+    """Whether the hand can lay the contract (stops at the first laying found)."""
+    n = max(n_sets + n_runs, 1)
+    rem = np.empty((4, 13), np.int64)
+    m1 = np.empty(4, np.int64)
+    st = np.empty((n, 3), np.int64)
+    out = np.empty((n, MELD_W), np.int64)
+    return can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                      go_out, rem, m1, st, out)
+
+
+@njit(cache=True)
+def penalty_of(cnt, jokers):
+    t = JOKER_PENALTY * jokers
+    for s in range(4):
+        for r in range(13):
+            t += cnt[s, r] * RANK_PENALTY[r]
+    return t
+
+
+@njit(cache=True)
+def completing_cards(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                     go_out, out_cards, max_copies=0, max_jokers=-1):
+    """Cards (codes 0..51, then 52 for a joker) one more of which makes ``can_lay`` true.
+
+    ``max_copies`` > 0 skips cards already held that many times (the decks in play);
+    ``max_jokers`` >= 0 skips the joker when that many are held.
+    """
+    n = max(n_sets + n_runs, 1)
+    rem = np.empty((4, 13), np.int64)
+    m1 = np.empty(4, np.int64)
+    st = np.empty((n, 3), np.int64)
+    out = np.empty((n, MELD_W), np.int64)
+    work = cnt.copy()
+    return _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                       go_out, out_cards, max_copies, max_jokers, rem, m1, st, out)
+
+
+@njit(cache=True)
+def _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                go_out, out_cards, max_copies, max_jokers, rem, m1, st, out):
+    """``completing_cards`` on a hand ``work`` it may change and restore (work arrays given)."""
+    k = 0
+    for c in range(52):
+        s = c // 13
+        r = c % 13
+        if max_copies > 0 and work[s, r] >= max_copies:
+            continue
+        work[s, r] += 1
+        if can_lay_ws(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                      go_out, rem, m1, st, out):
+            out_cards[k] = c
+            k += 1
+        work[s, r] -= 1
+    if max_jokers < 0 or jokers < max_jokers:
+        if can_lay_ws(work, jokers + 1, n_sets, n_runs, min_run, max_meld, ace_low,
+                      runs_distinct, go_out, rem, m1, st, out):
+            out_cards[k] = 52
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def meld_cards(rec, out_codes):
+    """Card codes of a meld's natural cards (into ``out_codes``); returns how many."""
+    k = 0
+    nat = rec[2]
+    if rec[0] == SET:
+        for s in range(4):
+            if (nat >> s) & 1:
+                out_codes[k] = s * 13 + rec[1]
+                k += 1
+    else:
+        for p in range(14):
+            if (nat >> p) & 1:
+                out_codes[k] = rec[1] * 13 + _rank_at(p)
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def meld_size(rec):
+    return _pc(rec[2]) + _pc(rec[3])
+
+
+@njit(cache=True)
+def is_valid_meld(rec, min_run, max_meld, ace_low):
+    """Whether a meld record obeys the meld rules (a contract meld when ``max_meld`` > 0)."""
+    kind = rec[0]
+    key = rec[1]
+    nat = rec[2]
+    jok = rec[3]
+    if nat <= 0 or jok < 0 or nat & jok:
+        return False
+    size = _pc(nat) + _pc(jok)
+    if max_meld > 0 and size > max_meld:
+        return False
+    if kind == SET:
+        return 0 <= key < 13 and (nat | jok) < 16 and size >= 3
+    if kind != RUN or not 0 <= key < 4:
+        return False
+    blk = nat | jok
+    if blk >= 1 << 14 or size < min_run:
+        return False
+    if (blk & 1) and not ace_low:
+        return False
+    if (blk & 1) and (blk >> 13) & 1:
+        return False
+    low = blk & -blk
+    return ((blk + low) & blk) == 0  # one contiguous block
