@@ -6,6 +6,7 @@ from simulator.errors import UsageError
 GAMES = {
     "fifty-six": "simulator.games.fifty_six",
     "hand-and-foot": "simulator.games.hand_and_foot",
+    "contract-rummy": "simulator.games.contract_rummy",
 }
 
 

@@ -6,3 +6,100 @@ from simulator._cache import use_game_cache
 # Numba cache folder keyed by this game's sources (see simulator/_cache.py); must run before
 # any of the game's @njit functions are decorated, i.e. before the imports below.
 use_game_cache("contract_rummy")
+
+import numpy as np  # noqa: E402
+
+from simulator.games.contract_rummy import outcomes as O  # noqa: E402
+from simulator.games.contract_rummy.rules import MAX_SEATS, RULES, to_array  # noqa: E402
+from simulator.games.contract_rummy.view import DECISIONS  # noqa: E402
+from simulator.strategy import GameStrategies  # noqa: E402
+from simulator.tables import reuse, to_frame  # noqa: E402
+
+
+class ContractRummy(GameStrategies):
+    """Each player plays for themselves: the engine's "teams" are the seats."""
+
+    name = "contract-rummy"
+    rules = RULES
+    supports_deals_mode = False
+    default_strategy = "lay_down_at_once"
+    strategies_module = "strategies.contract_rummy"
+    deal_columns = O.DEAL_COLUMNS
+    game_columns = O.GAME_COLUMNS
+    deal_ncols = O.D_NCOLS
+    game_ncols = O.G_NCOLS
+
+    def n_teams(self, rules: dict) -> int:
+        return rules["players"]
+
+    def plugin_interface(self):
+        from simulator.games.contract_rummy.view import DECISION_SIG
+        from strategies.contract_rummy import heuristic_buy, heuristic_lay, heuristic_layoff
+
+        return (DECISION_SIG, ("draw", "discard"),
+                {"buy": heuristic_buy, "lay": heuristic_lay, "layoff": heuristic_layoff})
+
+    def expected_deals(self, rules: dict) -> int:
+        """Deal-table rows per game: one per deal and seat."""
+        return len(rules["contracts"]) * rules["players"]
+
+    def default_chunk(self, deals_mode: bool) -> int:
+        return 20_000
+
+    def prepare(self, rules: dict, defs, params):
+        from strategies.contract_rummy import BUILTIN_IDS
+
+        sids = np.full(MAX_SEATS, -1, np.int64)
+        for s, d in enumerate(defs):
+            sids[s] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
+        fns = []
+        for decision in DECISIONS:
+            per_seat = [d.decisions[decision] for d in defs]
+            per_seat += [per_seat[-1]] * (MAX_SEATS - len(per_seat))
+            fns.append(tuple(per_seat))
+        padded = np.zeros((MAX_SEATS, params.shape[1]), np.float64)
+        padded[: params.shape[0]] = params
+        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded)
+
+    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
+                   scratch=None):
+        from simulator.games.contract_rummy.kernel import run_blocks
+
+        rules_arr, sids, fns, params = ctx
+        nb = len(starts)
+        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
+        deal_n = np.zeros(nb, np.int64)
+        game_rows = reuse(scratch, "game_rows", (int(ends[-1] - starts[0]), O.G_NCOLS))
+        stopped = np.zeros(nb, np.int64)
+        errs = np.zeros((nb, 5), np.int64)
+        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, starts, ends,
+                   row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
+                   game_rows, stopped, errs)
+        return deal_cols, deal_n, game_rows, stopped, errs
+
+    def frames(self, deal_cols, game_rows, first, deals_mode):
+        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
+        game_cols = np.ascontiguousarray(game_rows.T)
+        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
+        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
+        return deals, games
+
+    def is_invariant_error(self, kind: int) -> bool:
+        from simulator.games.contract_rummy.kernel import INVARIANT
+
+        return kind == INVARIANT
+
+    def describe_error(self, kind, game, seat, team, value, described) -> str:
+        from simulator.games.contract_rummy import kernel as K
+
+        if kind == K.INVARIANT:
+            return (f"contract-rummy: invariant violated in game {game} (cards not conserved "
+                    f"or a meld broke the rules; seat {seat}, detail {value})")
+        decision = {K.BAD_DRAW: "draw", K.BAD_BUY: "buy", K.BAD_LAY: "lay",
+                    K.BAD_LAYOFF: "layoff", K.BAD_DISCARD: "discard"}.get(kind, "?")
+        name = described[seat]["name"] if 0 <= seat < len(described) else "?"
+        return (f"strategy '{name}' (seat {seat}) returned an illegal {decision} choice "
+                f"{value} in game {game} (choices are indices 0..n-1 into legal[1..n])")
+
+
+GAME = ContractRummy()

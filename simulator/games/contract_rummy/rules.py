@@ -1,0 +1,164 @@
+"""Contract Rummy: every option of shared/rules/contract_rummy.md as a typed, validated field.
+
+``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*).
+``decks`` and ``jokers`` default to ``auto`` (by player count, as the rule sheet says) and are
+resolved to numbers by the cross-field check, so run.json holds the values actually played.
+"""
+import re
+
+import numpy as np
+
+from simulator.errors import UsageError
+from simulator.rules import Field, RuleSet
+
+MAX_DEALS = 16
+MAX_SEATS = 8
+MAX_DECKS = 3
+MAX_JOKERS = 8
+MAX_CARDS = 52 * MAX_DECKS + MAX_JOKERS
+MAX_DEAL_CARDS = 20
+
+DEFAULT_CONTRACTS = "2s:10,1s1r:10,2r:10,3s:10,2s1r:12,1s2r:12,3r:12"
+_CONTRACT_RE = re.compile(r"^(?:(\d)s)?(?:(\d)r)?:(\d+)$")
+CONTRACTS_ALLOWED = ("comma-separated contracts SETSsRUNSr:CARDS, e.g. "
+                     f"{DEFAULT_CONTRACTS} (1 to 4 melds each, 1 to {MAX_DEAL_CARDS} cards, "
+                     f"at most {MAX_DEALS} deals)")
+
+
+def parse_contracts(raw) -> list:
+    """'2s:10,1s1r:10' (or a list of [sets, runs, cards]) -> [[sets, runs, cards], ...]."""
+    if isinstance(raw, (list, tuple)):
+        items = []
+        for x in raw:
+            if isinstance(x, str):
+                items.append(x)
+            else:
+                s, r, n = (int(v) for v in x)
+                items.append(f"{s}s{r}r:{n}")
+    else:
+        items = [t for t in str(raw).replace(" ", "").split(",") if t]
+    out = []
+    for t in items:
+        m = _CONTRACT_RE.match(t.strip().lower())
+        if not m:
+            raise ValueError(CONTRACTS_ALLOWED)
+        sets = int(m.group(1) or 0)
+        runs = int(m.group(2) or 0)
+        cards = int(m.group(3))
+        if not 1 <= sets + runs <= 4 or not 1 <= cards <= MAX_DEAL_CARDS:
+            raise ValueError(CONTRACTS_ALLOWED)
+        out.append([sets, runs, cards])
+    if not 1 <= len(out) <= MAX_DEALS:
+        raise ValueError(CONTRACTS_ALLOWED)
+    return out
+
+
+def contract_label(sets: int, runs: int) -> str:
+    return (f"{sets}s" if sets else "") + (f"{runs}r" if runs else "")
+
+
+def _auto_or_int(lo, hi):
+    def parse(raw):
+        if raw is None or str(raw).strip().lower() == "auto":
+            return "auto"
+        v = int(str(raw).strip())
+        if isinstance(raw, bool) or not lo <= v <= hi:
+            raise ValueError
+        return v
+    return parse
+
+
+FIELDS = (
+    Field("players", 4, "players, each for themselves (the sheet: 3-5, 4 best)", lo=2,
+          hi=MAX_SEATS),
+    Field("decks", "auto", "52-card decks shuffled together; auto: 1 for 2-3 players, 2 for "
+          "4-8 (the sheet: 1 deck, 2 with more than 5 players; 4-5 players get 2 because one "
+          "deck cannot deal 12 cards to 5)", kind="custom", parse=_auto_or_int(1, MAX_DECKS),
+          allowed=f"auto or an integer 1..{MAX_DECKS}"),
+    Field("jokers", "auto", "jokers added to the decks; auto: one per deck", kind="custom",
+          parse=_auto_or_int(0, MAX_JOKERS), allowed=f"auto or an integer 0..{MAX_JOKERS}"),
+    Field("contracts", parse_contracts(DEFAULT_CONTRACTS),
+          "the deals in order, each SETSsRUNSr:CARDS (melds the contract asks for, cards "
+          "dealt to each player)", kind="custom", parse=parse_contracts,
+          allowed=CONTRACTS_ALLOWED),
+    Field("min_run", 4, "fewest cards in a run", lo=3, hi=13),
+    Field("max_contract_meld", 4, "most cards in one meld when a contract is laid down "
+          "(none: no limit; never applies to the all-at-once last deal)", lo=3, hi=14,
+          none_ok=True),
+    Field("ace_low", True, "the ace may also be low (A-2-3-4); it is always high (J-Q-K-A); "
+          "no run wraps round (K-A-2)", kind="bool"),
+    Field("runs_distinct_suits", False, "the runs of one contract must be of different suits",
+          kind="bool"),
+    Field("last_deal_all_at_once", True, "in the last deal a player lays every card at once "
+          "(all but at most one, which is discarded) and goes out in that turn; melds may be "
+          "longer than max_contract_meld", kind="bool"),
+    Field("lay_off_sets", True, "sets may be filled by laying off (a missing suit, up to 4 "
+          "cards); false: only runs are extended, as the sheet's words say", kind="bool"),
+    Field("buying", False, "when a player draws from the stock instead of the top discard, "
+          "another player (earlier in turn order first) may buy that discard with a penalty "
+          "card from the stock", kind="bool"),
+    Field("buy_limit", 3, "buys per player per deal", lo=0, hi=20),
+    Field("max_reshuffles", 1, "times per deal the discard pile (but its top card) is "
+          "shuffled into a new stock; when the stock is empty after that the deal stalls",
+          lo=0, hi=20),
+    Field("max_turns", 500, "turn cap per deal: a deal still running after this many turns "
+          "(all players) ends, everyone counts penalties, and it is recorded as capped",
+          lo=1, hi=100000),
+)
+
+
+def auto_decks(players: int) -> int:
+    return 1 if players <= 3 else 2
+
+
+def check(v: dict) -> None:
+    if v["decks"] == "auto":
+        v["decks"] = auto_decks(v["players"])
+    if v["jokers"] == "auto":
+        v["jokers"] = v["decks"]
+    cards = 52 * v["decks"] + v["jokers"]
+    most = max(c[2] for c in v["contracts"])
+    need = v["players"] * most + 1
+    if need > cards:
+        raise UsageError(f"rule 'decks': {v['decks']} deck(s) and {v['jokers']} joker(s) "
+                         f"({cards} cards) cannot deal {v['players']} hands of {most} plus an "
+                         f"upcard (need {need}); use more decks or fewer players")
+    mm = v["max_contract_meld"]
+    if mm is not None and mm < v["min_run"]:
+        raise UsageError(f"rule 'max_contract_meld': {mm} is below min_run {v['min_run']} "
+                         f"(allowed: min_run..14 or none)")
+
+
+RULES = RuleSet("contract-rummy", FIELDS, check, presets={
+    "single_deck": {"decks": 1, "jokers": 1},
+})
+
+(R_PLAYERS, R_DECKS, R_JOKERS, R_NCARDS, R_DEALS, R_MIN_RUN, R_MAX_MELD, R_ACE_LOW,
+ R_RUNS_DISTINCT, R_ALL_AT_ONCE, R_LAYOFF_SETS, R_BUYING, R_BUY_LIMIT, R_MAX_RESHUFFLES,
+ R_MAX_TURNS) = range(15)
+R_CONTRACTS = 16  # [MAX_DEALS x 3]: sets, runs, cards dealt
+R_LEN = R_CONTRACTS + 3 * MAX_DEALS
+
+
+def to_array(v: dict) -> np.ndarray:
+    r = np.zeros(R_LEN, np.int64)
+    r[R_PLAYERS] = v["players"]
+    r[R_DECKS] = v["decks"]
+    r[R_JOKERS] = v["jokers"]
+    r[R_NCARDS] = 52 * v["decks"] + v["jokers"]
+    r[R_DEALS] = len(v["contracts"])
+    r[R_MIN_RUN] = v["min_run"]
+    r[R_MAX_MELD] = 0 if v["max_contract_meld"] is None else v["max_contract_meld"]
+    r[R_ACE_LOW] = v["ace_low"]
+    r[R_RUNS_DISTINCT] = v["runs_distinct_suits"]
+    r[R_ALL_AT_ONCE] = v["last_deal_all_at_once"]
+    r[R_LAYOFF_SETS] = v["lay_off_sets"]
+    r[R_BUYING] = v["buying"]
+    r[R_BUY_LIMIT] = v["buy_limit"]
+    r[R_MAX_RESHUFFLES] = v["max_reshuffles"]
+    r[R_MAX_TURNS] = v["max_turns"]
+    for d, (s, ru, n) in enumerate(v["contracts"]):
+        r[R_CONTRACTS + 3 * d] = s
+        r[R_CONTRACTS + 3 * d + 1] = ru
+        r[R_CONTRACTS + 3 * d + 2] = n
+    return r
