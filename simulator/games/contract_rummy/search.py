@@ -383,25 +383,66 @@ def completing_cards(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, ru
     out = np.empty((n, MELD_W), np.int64)
     work = cnt.copy()
     return _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
-                       go_out, out_cards, max_copies, max_jokers, rem, m1, st, out)
+                       go_out, out_cards, max_copies, max_jokers, rem, m1, st, out, -1)
+
+
+@njit(cache=True)
+def _could_meld(work, jokers, s, r, n_sets, n_runs, smin, smax, rmin, rmax, ace_low):
+    """Whether card (s, r) could sit in any meld with the cards held and the jokers."""
+    if n_sets > 0 and smin <= smax:
+        others = 0
+        for t in range(4):
+            if t != s and work[t, r] > 0:
+                others += 1
+        if others + jokers >= smin - 1:
+            return True
+    if n_runs > 0 and rmin <= rmax:
+        m1s = 0
+        for q in range(13):
+            if work[s, q] > 0:
+                m1s |= 1 << q
+        pav = _pos_mask(m1s, ace_low)
+        lo = 0 if ace_low else 1
+        for p in (r + 1, 0 if r == 12 and ace_low else -1):
+            if p < 0:
+                continue
+            for a in range(max(lo, p - rmin + 1), p + 1):
+                if a + rmin > 14 or (a == 0 and rmin == 14):
+                    break
+                win = ((1 << rmin) - 1) << a
+                if _pc(pav & win & ~(1 << p)) + jokers >= rmin - 1:
+                    return True
+    return False
 
 
 @njit(cache=True)
 def _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
-                go_out, out_cards, max_copies, max_jokers, rem, m1, st, out):
-    """``completing_cards`` on a hand ``work`` it may change and restore (work arrays given)."""
+                go_out, out_cards, max_copies, max_jokers, rem, m1, st, out, base):
+    """``completing_cards`` on a hand ``work`` it changes and restores, with work arrays;
+    ``base`` is 1/0 when the caller knows whether the hand lays the contract, else -1."""
+    if base < 0:
+        base = 1 if can_lay_ws(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low,
+                               runs_distinct, go_out, rem, m1, st, out) else 0
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     k = 0
     for c in range(52):
         s = c // 13
         r = c % 13
         if max_copies > 0 and work[s, r] >= max_copies:
             continue
-        work[s, r] += 1
-        if can_lay_ws(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
-                      go_out, rem, m1, st, out):
+        if base == 1 and not go_out:
+            ok = True  # a laying stays a laying with one more card
+        elif base == 0 and not _could_meld(work, jokers, s, r, n_sets, n_runs, smin, smax,
+                                           rmin, rmax, ace_low):
+            ok = False  # the new card would have to sit in a meld, and cannot
+        else:
+            work[s, r] += 1
+            ok = can_lay_ws(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low,
+                            runs_distinct, go_out, rem, m1, st, out)
+            work[s, r] -= 1
+        if ok:
             out_cards[k] = c
             k += 1
-        work[s, r] -= 1
     if max_jokers < 0 or jokers < max_jokers:
         if can_lay_ws(work, jokers + 1, n_sets, n_runs, min_run, max_meld, ace_low,
                       runs_distinct, go_out, rem, m1, st, out):
