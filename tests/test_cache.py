@@ -1,0 +1,37 @@
+"""The Numba cache keys: every shared module with compiled code is part of the key, and plain
+Python modules (CLI, batch runner, sweeps) are not, so editing them recompiles nothing."""
+import re
+import shutil
+
+from simulator import _cache
+
+COMPILED = re.compile(r"^\s*@(njit|jit|intrinsic|vectorize)\b|=\s*njit\(", re.M)
+
+
+def test_every_shared_module_with_compiled_code_is_in_the_key():
+    for path in sorted((_cache.ROOT / "simulator").glob("*.py")):
+        if COMPILED.search(path.read_text()):
+            assert path.name in _cache.KERNEL_MODULES, path.name
+
+
+def test_key_follows_kernel_sources_only(tmp_path, monkeypatch):
+    for sub in ("simulator", "strategies"):
+        shutil.copytree(_cache.ROOT / sub, tmp_path / sub,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(_cache, "ROOT", tmp_path)
+    game = "hand_and_foot"
+    before = (_cache.source_digest(), _cache.source_digest(game),
+              _cache.source_digest("fifty_six"))
+    for plain in ("simulator/cli.py", "simulator/batch.py",
+                  f"simulator/games/{game}/cli.py"):
+        (tmp_path / plain).write_text((tmp_path / plain).read_text() + "\n# edited\n")
+    assert (_cache.source_digest(), _cache.source_digest(game),
+            _cache.source_digest("fifty_six")) == before
+    kernel = tmp_path / f"simulator/games/{game}/kernel.py"
+    kernel.write_text(kernel.read_text() + "\n# edited\n")
+    assert _cache.source_digest(game) != before[1]
+    assert _cache.source_digest("fifty_six") == before[2]  # other games stay warm
+    rng = tmp_path / "simulator/rng.py"
+    rng.write_text(rng.read_text() + "\n# edited\n")
+    assert _cache.source_digest() != before[0]
+    assert _cache.source_digest("fifty_six") != before[2]
