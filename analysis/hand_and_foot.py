@@ -137,13 +137,27 @@ def team_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
                       "win_rate_hi", "total", "total_lo", "total_hi")
 
 
-def min_meld_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
+def min_meld_study(run_dirs, turns: list[int], labels=None) -> dict[str, pl.DataFrame]:
+    """The three tables over runs (arms); ``labels`` name the arms (default: from run.json)."""
+    if labels is not None and len(labels) != len(run_dirs):
+        raise ValueError("one label per run")
     curves, deal_tables, team_tables = [], [], []
-    for rd in run_dirs:
+    for i, rd in enumerate(run_dirs):
         deals, games, info = load_run(rd)
-        arm = arm_label(info)
+        arm = arm_label(info) if labels is None else labels[i]
         curves.append(melded_by_turn(deals, arm, turns))
         deal_tables.append(deal_summary(deals, arm))
         team_tables.append(team_summary(games, info, arm))
     return {"melded_by_turn": pl.concat(curves), "deals": pl.concat(deal_tables),
             "teams": pl.concat(team_tables)}
+
+
+def best_arm(teams: pl.DataFrame) -> dict[int, dict]:
+    """Per team whose strategy or parameters differ between arms, the arm in which it wins
+    most often: which threshold wins against the same opponents."""
+    out = {}
+    for team in sorted(teams["team"].unique()):
+        rows = teams.filter(pl.col("team") == team)
+        if rows["strategy"].n_unique() > 1:
+            out[int(team)] = rows.sort("win_rate", descending=True).row(0, named=True)
+    return out

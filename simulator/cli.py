@@ -51,6 +51,26 @@ def with_common(f):
     return f
 
 
+run_options = [
+    click.option("--threads", type=int, default=None, help="worker threads (default: all cores)"),
+    click.option("--chunk-size", type=int, default=None, help="games or deals per Parquet chunk"),
+    click.option("--out", type=click.Path(path_type=Path), default=None,
+                 help="output folder (default results/<game>-<mode>-seed<S>-<time>)"),
+    click.option("--debug-invariants", is_flag=True, help="check conservation invariants"),
+    click.option("--quiet", is_flag=True, help="no progress bar or summary"),
+    click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
+                 show_default=True,
+                 help="duplicate: sets of games on the same deals with the strategies moved one "
+                      "team on each time; auto: duplicate when the teams' strategies differ"),
+]
+
+
+def with_run_options(f):
+    for opt in reversed(run_options):
+        f = opt(f)
+    return f
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsim")
 def cli():
@@ -63,16 +83,7 @@ def cli():
 @click.option("--deals", type=int, default=None,
               help="play N independent deals, dealer rotating (56 bid statistics)")
 @with_common
-@click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
-@click.option("--chunk-size", type=int, default=None, help="games or deals per Parquet chunk")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="output folder (default results/<game>-<mode>-seed<S>-<time>)")
-@click.option("--debug-invariants", is_flag=True, help="check conservation invariants")
-@click.option("--quiet", is_flag=True, help="no progress bar or summary")
-@click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
-              show_default=True,
-              help="duplicate: sets of games on the same deals with the strategies moved one "
-                   "team on each time; auto: duplicate when the teams' strategies differ")
+@with_run_options
 def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
         debug_invariants, quiet, seating):
     """Simulate and write Parquet tables plus run.json."""
@@ -81,10 +92,9 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
     g = _game(game)
     if games is not None and deals is not None:
         raise UsageError("give either --games or --deals, not both")
-    _count(games, "--games")
-    _count(deals, "--deals")
-    _count(threads, "--threads")
-    _count(chunk_size, "--chunk-size")
+    for value, name in ((games, "--games"), (deals, "--deals"), (threads, "--threads"),
+                        (chunk_size, "--chunk-size")):
+        _count(value, name)
     deals_mode = deals is not None
     count = deals if deals_mode else (games if games is not None else 10_000)
     rules = _rules(g, players, rule_opts)
@@ -131,6 +141,44 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out)
             out.write_text(lines)
         except OSError as e:
             raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+
+
+@cli.command()
+@game_arg
+@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=V1,V2,...",
+              help="a rule option, T.PARAM (team T's strategy parameter; T a number or all) "
+                   "or T.strategy, with its values; repeat for a grid")
+@click.option("--games", type=int, default=10_000, show_default=True,
+              help="games per setting (the same deals for every setting)")
+@with_common
+@with_run_options
+def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+          debug_invariants, quiet, seating):
+    """Run a grid of settings on the same seed, then print the game's study over them."""
+    from importlib import import_module
+
+    from simulator.batch import default_out
+    from simulator.games import GAMES
+    from simulator.sweep import expand, parse_vary, run_sweep
+
+    g = _game(game)
+    for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
+        _count(value, name)
+    base = list(rule_opts) if players is None else [f"players={players}", *rule_opts]
+    g.rules.resolve(base)
+    settings = expand(g, base, list(strategy_opts), [parse_vary(v) for v in vary])
+    out = out or default_out(game, "sweep", seed)
+    info = run_sweep(g, settings, _seed(seed), games, out, threads=threads,
+                     chunk_size=chunk_size, debug=debug_invariants, seating=seating,
+                     progress=False if quiet else None)
+    if quiet:
+        return
+    for row in info["settings"]:
+        click.echo(f"{row['folder']}: {row['label']}  ({row['wall_time_s']:.1f} s)")
+    report = getattr(import_module(GAMES[game] + ".cli"), "sweep_report", None)
+    if report is not None:
+        report(out, info)
+    click.echo(f"sweep written to {out}")
 
 
 class _LazyGroup(click.Group):

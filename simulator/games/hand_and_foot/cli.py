@@ -16,18 +16,23 @@ from simulator.errors import UsageError
               help="folder for the Parquet tables (default: <first run>/studies)")
 def min_meld_cmd(run_dirs, turns, out):
     """Hand and Foot: minimum-meld study over runs (one arm each), with 95% intervals."""
-    import polars as pl
-
-    from analysis.hand_and_foot import min_meld_study, text_table
-
     try:
         ts = sorted({int(t) for t in turns.split(",") if t.strip()})
     except ValueError:
         raise UsageError(f"--turns {turns!r}: comma-separated whole numbers") from None
     if not ts or ts[0] < 1:
         raise UsageError(f"--turns {turns!r}: comma-separated whole numbers from 1")
-    tables = min_meld_study(run_dirs, ts)
-    out = Path(out) if out is not None else Path(run_dirs[0]) / "studies"
+    report_min_meld(run_dirs, ts, Path(out) if out is not None else
+                    Path(run_dirs[0]) / "studies")
+
+
+def report_min_meld(run_dirs, turns, out: Path, labels=None):
+    """Compute, write (Parquet under ``out``) and print the minimum-meld study."""
+    import polars as pl
+
+    from analysis.hand_and_foot import best_arm, min_meld_study, text_table
+
+    tables = min_meld_study(run_dirs, turns, labels)
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, df in tables.items():
@@ -47,4 +52,15 @@ def min_meld_cmd(run_dirs, turns, out):
         click.echo("per team: game win rate and mean total:")
         click.echo(text_table(tables["teams"], ["win_rate", "total"],
                               ["arm", "team", "strategy", "n"]))
+        for team, row in best_arm(tables["teams"]).items():
+            click.echo(f"team {team} wins most often with: {row['arm']}  "
+                       f"({row['win_rate']:.4f} [{row['win_rate_lo']:.4f}, "
+                       f"{row['win_rate_hi']:.4f}])")
     click.echo(f"tables written to {out}")
+
+
+def sweep_report(sweep_dir: Path, info: dict) -> None:
+    """`cardsim sweep hand-and-foot`: the minimum-meld study with one arm per setting."""
+    rows = info["settings"]
+    report_min_meld([Path(sweep_dir) / r["folder"] for r in rows], [4, 8, 12, 16, 20, 30, 40],
+                    Path(sweep_dir) / "studies", labels=[r["label"] for r in rows])
