@@ -321,14 +321,21 @@ def test_against_brute_force(go_out):
     assert held > n_hands // 5  # planted hands make layings common
 
 
-def test_completing_cards_match_can_lay():
+def test_completing_cards_and_one_card_away_match_can_lay():
     rng = random.Random(11)
     buf = np.zeros(53, np.int64)
-    for _ in range(300):
+    near = 0
+    for _ in range(1500):
         n_sets, n_runs = rng.choice(DEFAULT_CONTRACTS)
         go_out = rng.random() < 0.2
-        cnt, j = random_hand(rng, rng.randint(8, 11), 2, 2)
-        args = (n_sets, n_runs, 4, 0 if go_out else 4, True, False, go_out)
+        min_run = rng.randint(3, 5)
+        decks = rng.randint(1, 2)
+        if rng.random() < 0.7:
+            cnt, j = planted_hand(rng, n_sets, n_runs, min_run, decks, 2)
+        else:
+            cnt, j = random_hand(rng, rng.randint(8, 11), decks, 2)
+        args = (n_sets, n_runs, min_run, 0 if go_out else 4, rng.random() < 0.8,
+                rng.random() < 0.3, go_out)
         k = S.completing_cards(cnt, j, *args, buf)
         want = []
         for c in range(53):
@@ -338,3 +345,10 @@ def test_completing_cards_match_can_lay():
             if S.can_lay(more, j + (c == 52), *args):
                 want.append(c)
         assert buf[:k].tolist() == want
+        # only cards left in the decks: held fewer than `decks` times, jokers below 2
+        k = S.completing_cards(cnt, j, *args, buf, decks, 2)
+        kept = [c for c in want if (c == 52 and j < 2) or (c < 52 and cnt[c // 13, c % 13] < decks)]
+        assert buf[:k].tolist() == kept
+        assert S.one_card_away(cnt, j, *args, decks, 2) == (k > 0), (cnt, j, args)
+        near += k > 0 and not S.can_lay(cnt, j, *args)
+    assert near > 200

@@ -15,9 +15,9 @@ from numba import njit, prange
 from simulator.games.contract_rummy.search import (
     MELD_W,
     _completing,
-    _search,
-    _sizes,
     can_lay_ws,
+    lay_contract_ws,
+    one_away_ws,
 )
 from simulator.rng import below, game_key, substream
 
@@ -26,17 +26,9 @@ N_HIST = 54  # completing cards: 0..53
 
 
 @njit(cache=True)
-def _lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct, go_out,
-            rem, m1, st, out):
-    smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
-    return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, True, out, rem, m1, st)
-
-
-@njit(cache=True)
 def _block(seed, lo, hi, deck, sizes, contracts, size_of, min_run, max_meld, ace_low,
-           runs_distinct, go_out, near, decks, jokers_in_deck, holds, one_away, pen_sum,
-           hist):
+           runs_distinct, go_out, near, count_cards, decks, jokers_in_deck, holds, one_away,
+           pen_sum, hist):
     """Hands lo..hi-1: add this block's counts into the per-contract rows given."""
     k = contracts.shape[0]
     n_deck = deck.shape[0]
@@ -80,24 +72,29 @@ def _block(seed, lo, hi, deck, sizes, contracts, size_of, min_run, max_meld, ace
                 ns = contracts[c, 0]
                 nr = contracts[c, 1]
                 g = go_out[c]
-                if can_lay_ws(cnt, jokers, ns, nr, min_run, max_meld, ace_low, runs_distinct,
-                              g, rem, m1, st, out):
+                mm = 0 if g else max_meld  # going out all at once: melds of any length
+                if can_lay_ws(cnt, jokers, ns, nr, min_run, mm, ace_low, runs_distinct, g, rem,
+                              m1, st, out):
                     holds[c] += 1
-                    mm = 0 if g else max_meld
-                    pen_sum[c] += _lay_ws(cnt, jokers, ns, nr, min_run, mm, ace_low,
+                    pen_sum[c] += lay_contract_ws(cnt, jokers, ns, nr, min_run, mm, ace_low,
                                           runs_distinct, g, rem, m1, st, out)
                 elif near:
-                    m = _completing(cnt, jokers, ns, nr, min_run, 0 if g else max_meld,
-                                    ace_low, runs_distinct, g, buf, decks, jokers_in_deck,
-                                    rem, m1, st, out, 0)
-                    if m > 0:
+                    # one search says whether any card completes; only then count them
+                    m = 0
+                    if one_away_ws(cnt, jokers, ns, nr, min_run, mm, ace_low,
+                                   runs_distinct, g, decks, jokers_in_deck, rem, m1, st, out):
                         one_away[c] += 1
+                        m = 1
+                        if count_cards:
+                            m = _completing(cnt, jokers, ns, nr, min_run, mm, ace_low,
+                                            runs_distinct, g, buf, decks, jokers_in_deck, rem,
+                                            m1, st, out, 0)
                     hist[c, m] += 1
 
 
 @njit(parallel=True, cache=True)
 def _kernel(seed, hands, n_blocks, deck, sizes, contracts, size_of, min_run, max_meld, ace_low,
-            runs_distinct, go_out, near, decks, jokers_in_deck):
+            runs_distinct, go_out, near, count_cards, decks, jokers_in_deck):
     k = contracts.shape[0]
     holds = np.zeros((n_blocks, k), np.int64)
     one_away = np.zeros((n_blocks, k), np.int64)
@@ -107,22 +104,24 @@ def _kernel(seed, hands, n_blocks, deck, sizes, contracts, size_of, min_run, max
         lo = hands * b // n_blocks
         hi = hands * (b + 1) // n_blocks
         _block(seed, lo, hi, deck.copy(), sizes, contracts, size_of, min_run, max_meld,
-               ace_low, runs_distinct, go_out, near, decks, jokers_in_deck, holds[b],
+               ace_low, runs_distinct, go_out, near, count_cards, decks, jokers_in_deck, holds[b],
                one_away[b], pen_sum[b], hist[b])
     return holds.sum(axis=0), one_away.sum(axis=0), pen_sum.sum(axis=0), hist.sum(axis=0)
 
 
 def dealt_counts(seed, hands, n_cards, decks, jokers_in_deck, contracts, min_run, max_meld,
-                 ace_low, runs_distinct, go_out_flags, threads=None, near=True, blocks=None):
+                 ace_low, runs_distinct, go_out_flags, threads=None, near=True, count_cards=True,
+                 blocks=None):
     """Deal ``hands`` hands per deal size and count, for each contract (row of ``contracts``):
 
     ``holds`` (the dealt hand lays it), ``one_away`` (it does not, but one more card of those
     left in the deck — a card held ``decks`` times or a joker held ``jokers_in_deck`` times
     cannot come — would), ``pen_sum`` (penalty left after the best laying, summed over the
     hands that hold) and ``hist`` (k, 54): hands that do not hold by how many distinct cards
-    complete them. ``n_cards`` is one deal size or one per contract; a go-out contract
-    (``go_out_flags``) is laid with no meld size limit. ``near=False`` skips the one-away
-    counts (the hot path). ``blocks`` (default 64 per thread) never changes the counts.
+    complete them (``count_cards=False``: bins 0 and 1 only, one search per hand instead of
+    one per candidate card). ``n_cards`` is one deal size or one per contract; a go-out
+    contract (``go_out_flags``) is laid with no meld size limit. ``near=False`` skips the one-away counts (the hot path).
+    ``blocks`` (default 64 per thread) never changes the counts.
     """
     contracts = np.ascontiguousarray(contracts, dtype=np.int64).reshape(-1, 2)
     k = contracts.shape[0]
@@ -141,7 +140,8 @@ def dealt_counts(seed, hands, n_cards, decks, jokers_in_deck, contracts, min_run
         holds, one_away, pen_sum, hist = _kernel(
             np.uint64(seed), int(hands), int(n_blocks), deck, sizes.astype(np.int64),
             contracts, size_of.astype(np.int64), int(min_run), int(max_meld), bool(ace_low),
-            bool(runs_distinct), go_out, bool(near), int(decks), int(jokers_in_deck))
+            bool(runs_distinct), go_out, bool(near), bool(near and count_cards), int(decks),
+            int(jokers_in_deck))
     finally:
         numba.set_num_threads(old)
     return {"holds": holds, "one_away": one_away, "pen_sum": pen_sum, "hist": hist,
@@ -150,10 +150,12 @@ def dealt_counts(seed, hands, n_cards, decks, jokers_in_deck, contracts, min_run
 
 
 def dealt_table(seed, hands, n_cards, decks, jokers_in_deck, contracts, min_run, max_meld,
-                ace_low, runs_distinct, go_out_flags, threads=None, near=True) -> pl.DataFrame:
+                ace_low, runs_distinct, go_out_flags, threads=None, near=True,
+                count_cards=True) -> pl.DataFrame:
     """``dealt_counts`` as one row per contract (counts; intervals are the caller's)."""
     r = dealt_counts(seed, hands, n_cards, decks, jokers_in_deck, contracts, min_run, max_meld,
-                     ace_low, runs_distinct, go_out_flags, threads=threads, near=near)
+                     ace_low, runs_distinct, go_out_flags, threads=threads, near=near,
+                     count_cards=count_cards)
     holds = r["holds"]
     mean_pen = np.where(holds > 0, r["pen_sum"] / np.maximum(holds, 1), np.nan)
     misses = r["hist"].sum(axis=1)

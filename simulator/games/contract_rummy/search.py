@@ -135,18 +135,94 @@ def _next_run(key0, b0, j0, strict, m1, jrem, rmin, rmax, ace_low):
     return False, 0, 0, 0
 
 
+@njit(cache=True, inline="always")
+def _drawable(cnt, s, r, maxc):
+    return maxc <= 0 or cnt[s, r] < maxc
+
+
+@njit(cache=True)
+def _next_set_tok(key0, c0, strict, m1, jrem, smin, smax, cnt, maxc):
+    """Set candidates with the one wild natural available: first code (nat*64 + jokers*2 +
+    uses-token) >= c0 (> if strict) of rank >= key0. Returns (found, rank, code)."""
+    for r in range(key0, 13):
+        av = 0
+        for s in range(4):
+            av |= ((m1[s] >> r) & 1) << s
+        for b in range(16):
+            if b & ~av:
+                continue
+            nb = _pc(b)
+            if nb > smax:
+                continue
+            draw = False  # the token can stand for a suit the set lacks
+            for s in range(4):
+                if not (b >> s) & 1 and _drawable(cnt, s, r, maxc):
+                    draw = True
+            for j in range(max(0, smin - nb), smax - nb + 1):
+                for t in range(2):
+                    code = b * 64 + j * 2 + t
+                    if r == key0 and (code < c0 or (strict and code == c0)):
+                        continue
+                    if t == 0 and nb > 0 and j <= jrem:
+                        return True, r, code
+                    if t == 1 and draw and j >= 1 and j - 1 <= jrem:
+                        return True, r, code
+    return False, 0, 0
+
+
+@njit(cache=True)
+def _next_run_tok(key0, b0, c0, strict, m1, jrem, rmin, rmax, ace_low, cnt, maxc):
+    """Run candidates with the one wild natural available: first (suit, start*16+length,
+    joker mask*2 + uses-token) >= (key0, b0, c0) (> if strict)."""
+    for s in range(key0, 4):
+        pav = _pos_mask(m1[s], ace_low)
+        if _pc(pav) + jrem + 1 < rmin:
+            continue
+        for start in range(0 if ace_low else 1, 14):
+            for ln in range(rmin, rmax + 1):
+                if start + ln > 14 or (start == 0 and ln == 14):
+                    break
+                bb = start * 16 + ln
+                if s == key0 and bb < b0:
+                    continue
+                blk = ((1 << ln) - 1) << start
+                free = blk & pav
+                must = blk & ~pav
+                pm = _pc(must)
+                if pm > jrem + 1:
+                    continue
+                same = s == key0 and bb == b0
+                x = 0
+                while x >= 0:
+                    jk = must | x
+                    nj = _pc(jk)
+                    for t in range(2):
+                        code = jk * 2 + t
+                        if same and (code < c0 or (strict and code == c0)):
+                            continue
+                        if t == 0 and x != free and nj <= jrem:
+                            return True, s, bb, code
+                        if t == 1 and nj >= 1:
+                            for p in range(14):
+                                if (jk >> p) & 1 and _drawable(cnt, s, _rank_at(p), maxc):
+                                    return True, s, bb, code
+                    x = _next_sub(x, free, jrem + 1 - pm)
+    return False, 0, 0, 0
+
+
 @njit(cache=True)
 def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
-            go_out, optimize, out, rem, m1, st):
+            go_out, optimize, out, rem, m1, st, tok, maxc):
     """DFS over melds in a canonical order (sets, then runs, each level >= the one before).
 
     Existence (optimize False): returns 0 at the first laying, else -1. Optimize: the least
     (penalty left, jokers used, cards used) over all layings, written to ``out``.
-    ``rem`` (4, 13), ``m1`` (4,), ``st`` (n, 3) are work arrays.
+    ``rem`` (4, 13), ``m1`` (4,), ``st`` (n, 3) are work arrays. ``tok``: the hand has one
+    more card that may be any card held fewer than ``maxc`` times (existence only).
     """
     n = n_sets + n_runs
     total_pen = 0
-    cards = jokers
+    cards = jokers + (1 if tok else 0)
     for s in range(4):
         mm = 0
         for r in range(13):
@@ -171,6 +247,7 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         return -1
 
     jrem = jokers
+    tokl = 1 if tok else 0
     pen = total_pen
     best = -1
     best_j = 0
@@ -192,15 +269,13 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
                     best_j = ju
                     best_c = -cards
                     for i in range(n):
-                        k = st[i, 0]
+                        out[i, 1] = st[i, 0]
                         if i < n_sets:
                             out[i, 0] = SET
-                            out[i, 1] = k
                             out[i, 2] = st[i, 1]
                             out[i, 3] = _set_jok(st[i, 1], st[i, 2])
                         else:
                             out[i, 0] = RUN
-                            out[i, 1] = k
                             bb = st[i, 1]
                             blk = ((1 << (bb & 15)) - 1) << (bb >> 4)
                             out[i, 2] = blk & ~st[i, 2]
@@ -216,30 +291,36 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         if not fresh:
             # take back this level's meld before looking for the next one
             k = st[lvl, 0]
+            b = st[lvl, 1]
+            j = st[lvl, 2]
+            t = 0
+            if tok:
+                t = j & 1
+                j >>= 1
+                if is_set:
+                    b = j >> 5
+                    j &= 31
             if is_set:
-                nat = st[lvl, 1]
+                nat = b
+                nj = j
                 for s in range(4):
                     if (nat >> s) & 1:
                         rem[s, k] += 1
                         m1[s] |= 1 << k
                         pen += RANK_PENALTY[k]
-                jrem += st[lvl, 2]
-                cards += _pc(nat) + st[lvl, 2]
-                pen += JOKER_PENALTY * st[lvl, 2]
             else:
-                bb = st[lvl, 1]
-                jk = st[lvl, 2]
-                nat = (((1 << (bb & 15)) - 1) << (bb >> 4)) & ~jk
+                nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
+                nj = _pc(j)
                 for p in range(14):
                     if (nat >> p) & 1:
                         r = _rank_at(p)
                         rem[k, r] += 1
                         m1[k] |= 1 << r
                         pen += RANK_PENALTY[r]
-                nj = _pc(jk)
-                jrem += nj
-                cards += _pc(nat) + nj
-                pen += JOKER_PENALTY * nj
+            jrem += nj - t
+            tokl += t
+            cards += _pc(nat) + nj
+            pen += JOKER_PENALTY * (nj - t)
             k0 = st[lvl, 0]
             b0 = st[lvl, 1]
             j0 = st[lvl, 2]
@@ -259,9 +340,27 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
                 b0 = 0
                 j0 = 0
         if is_set:
-            found, k, b, j = _next_set(k0, b0, j0, strict, m1, jrem, smin, smax)
+            if tok and tokl:
+                found, k, j = _next_set_tok(k0, j0, strict, m1, jrem, smin, smax, cnt, maxc)
+                b = 0
+            elif tok:
+                # token spent: the plain candidates, in the token code order (t = 0)
+                found, k, b, nj = _next_set(k0, j0 >> 6, ((j0 >> 1) & 31) + (j0 & 1),
+                                            strict and not (j0 & 1), m1, jrem, smin, smax)
+                j = b * 64 + nj * 2
+            else:
+                found, k, b, j = _next_set(k0, b0, j0, strict, m1, jrem, smin, smax)
         else:
-            found, k, b, j = _next_run(k0, b0, j0, strict, m1, jrem, rmin, rmax, ace_low)
+            if tok and tokl:
+                found, k, b, j = _next_run_tok(k0, b0, j0, strict, m1, jrem, rmin, rmax,
+                                               ace_low, cnt, maxc)
+            elif tok:
+                found, k, b, jk = _next_run(k0, b0, (j0 >> 1) + (j0 & 1),
+                                            strict and not (j0 & 1), m1, jrem, rmin, rmax,
+                                            ace_low)
+                j = jk * 2
+            else:
+                found, k, b, j = _next_run(k0, b0, j0, strict, m1, jrem, rmin, rmax, ace_low)
         if not found:
             lvl -= 1
             fresh = False
@@ -270,18 +369,25 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         st[lvl, 1] = b
         st[lvl, 2] = j
         # lay it
+        t = 0
+        if tok:
+            t = j & 1
+            j >>= 1
+            if is_set:
+                b = j >> 5
+                j &= 31
         if is_set:
+            nat = b
+            nj = j
             for s in range(4):
                 if (b >> s) & 1:
                     rem[s, k] -= 1
                     if rem[s, k] == 0:
                         m1[s] &= ~(1 << k)
                     pen -= RANK_PENALTY[k]
-            jrem -= j
-            cards -= _pc(b) + j
-            pen -= JOKER_PENALTY * j
         else:
             nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
+            nj = _pc(j)
             for p in range(14):
                 if (nat >> p) & 1:
                     r = _rank_at(p)
@@ -289,10 +395,10 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
                     if rem[k, r] == 0:
                         m1[k] &= ~(1 << r)
                     pen -= RANK_PENALTY[r]
-            nj = _pc(j)
-            jrem -= nj
-            cards -= _pc(nat) + nj
-            pen -= JOKER_PENALTY * nj
+        jrem -= nj - t
+        tokl -= t
+        cards -= _pc(nat) + nj
+        pen -= JOKER_PENALTY * (nj - t)
         lvl += 1
         fresh = True
         if go_out:
@@ -329,13 +435,21 @@ def _sizes(max_meld, min_run, exact):
 def lay_contract(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                  go_out, out):
     """Fewest penalty points left after laying the contract (melds in ``out``), or -1."""
-    smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
-    n = n_sets + n_runs
+    n = max(n_sets + n_runs, 1)
     rem = np.empty((4, 13), np.int64)
     m1 = np.empty(4, np.int64)
-    st = np.empty((max(n, 1), 3), np.int64)
+    st = np.empty((n, 3), np.int64)
+    return lay_contract_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low,
+                           runs_distinct, go_out, rem, m1, st, out)
+
+
+@njit(cache=True)
+def lay_contract_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                    go_out, rem, m1, st, out):
+    """``lay_contract`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3))."""
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, True, out, rem, m1, st)
+                   runs_distinct, go_out, True, out, rem, m1, st, False, 0)
 
 
 @njit(cache=True)
@@ -344,7 +458,7 @@ def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_dis
     """``can_lay`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3), out (n,4))."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, False, out, rem, m1, st) >= 0
+                   runs_distinct, go_out, False, out, rem, m1, st, False, 0) >= 0
 
 
 @njit(cache=True)
@@ -357,6 +471,36 @@ def can_lay(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distin
     out = np.empty((n, MELD_W), np.int64)
     return can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                       go_out, rem, m1, st, out)
+
+
+@njit(cache=True)
+def one_away_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct, go_out,
+                max_copies, max_jokers, rem, m1, st, out):
+    """``one_card_away`` with caller-owned work arrays (as ``can_lay_ws``)."""
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
+    if _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
+               go_out, False, out, rem, m1, st, True, max_copies) >= 0:
+        return True
+    # a joker may do where no natural can (a card held max_copies times)
+    if max_jokers < 0 or jokers < max_jokers:
+        return can_lay_ws(cnt, jokers + 1, n_sets, n_runs, min_run, max_meld, ace_low,
+                          runs_distinct, go_out, rem, m1, st, out)
+    return False
+
+
+@njit(cache=True)
+def one_card_away(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                  go_out, max_copies=0, max_jokers=-1):
+    """Whether ``completing_cards`` (same arguments) would find any card, in one search: the
+    extra card is a wild natural that may stand for any card held fewer than ``max_copies``
+    times."""
+    n = max(n_sets + n_runs, 1)
+    rem = np.empty((4, 13), np.int64)
+    m1 = np.empty(4, np.int64)
+    st = np.empty((n, 3), np.int64)
+    out = np.empty((n, MELD_W), np.int64)
+    return one_away_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
+                       go_out, max_copies, max_jokers, rem, m1, st, out)
 
 
 @njit(cache=True)
