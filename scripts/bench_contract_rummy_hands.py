@@ -20,7 +20,6 @@ import argparse
 import os
 import time
 
-import numba
 import numpy as np
 
 from analysis.stats import wilson
