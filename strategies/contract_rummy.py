@@ -21,8 +21,8 @@ from numba import njit
 
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DRAW, JOKER, LAY, LAYOFF, OP_LAYOFF, OP_SWAP,
-    P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_COMP, V_LAY_CARDS,
-    V_NCOMP, V_OFFER, V_OWN_TURN, V_SEAT, code_op, fits_table,
+    P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
+    V_OFFER, V_OWN_TURN, V_SEAT, code_op, fits_table, would_lay,
 )
 from simulator.rng import below
 from simulator.strategy import Param, StrategyDef
@@ -44,15 +44,6 @@ def _index_of(legal, code):
         if legal[1 + i] == code:
             return i
     return -1
-
-
-@njit(cache=True)
-def completes(private, c):
-    """Is ``c`` among the cards the kernel says would complete the contract?"""
-    for j in range(private[V_NCOMP]):
-        if private[V_COMP + j] == c:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -89,7 +80,7 @@ def heuristic_draw(mine, public, private, legal, params, rng):
         if i_top >= 0 and fits_table(public, top):
             return i_top
         return _index_of(legal, D_STOCK)
-    if i_top >= 0 and completes(private, top):
+    if i_top >= 0 and would_lay(mine, public, top):
         return i_top
     if params[DEEP] >= 0.5:
         best = -1
@@ -116,7 +107,7 @@ def heuristic_buy(mine, public, private, legal, params, rng):
         return 1
     if policy < BUY_COMPLETES - 0.5 or public[P_DOWN + private[V_SEAT]] == 1:
         return 0
-    if completes(private, c):
+    if would_lay(mine, public, c):
         return 1
     if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, c) >= 10.0:
         return 1

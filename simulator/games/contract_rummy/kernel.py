@@ -21,14 +21,14 @@ from simulator.games.contract_rummy import outcomes as O
 from simulator.games.contract_rummy import rules as RU
 from simulator.games.contract_rummy import view as V
 from simulator.games.contract_rummy.search import (
-    MELD_W, can_lay_ws, completing_cards, is_valid_meld, lay_contract,
+    MELD_W, can_lay_ws, is_valid_meld, lay_contract,
 )
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DISCARD, DRAW, JOKER, LAY, LAYOFF, LEGAL_LEN, M_CARDS, M_JOK,
     M_KEY, M_KIND, M_NAT, M_OWNER, MW, NCODES, P_BUYS, P_DOWN, P_DOWN_TURN, P_HAND_N, P_MELDS,
-    P_NMELDS, P_PILE, P_PILE_N, P_STOCK_N, P_TURN, RUN, SET, STOP, V_COMP, V_FORCED, V_LAY_CARDS,
-    V_LAY_PEN, V_NCOMP, V_OFFER, V_OWN_TURN, V_TOP_TAKEN, bit, card_at, fits_table, hand_penalty,
-    layoff_code,
+    P_NMELDS, P_PILE, P_PILE_N, P_STOCK_N, P_TURN, RUN, SET, STOP, V_FORCED, V_LAY_CARDS,
+    V_LAY_PEN, V_OFFER, V_OWN_TURN, V_TOP_TAKEN, bit, card_at, could_join, fits_table,
+    hand_penalty, layoff_code,
     rank_of_pos, run_ends, slot_open, swap_code,
 )
 from strategies.contract_rummy import builtin_decision, wants_deep
@@ -114,14 +114,6 @@ def can_lay_of(mine, info, rem, m1, stw, out):
 
 
 @njit(cache=True)
-def completing_of(mine, info, comp):
-    return completing_cards(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS],
-                            info[I_NRUNS], info[I_MIN_RUN], info[I_MAX_MELD],
-                            info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1, info[I_GO_OUT] == 1,
-                            comp, info[I_DECKS], info[I_NJOKERS])
-
-
-@njit(cache=True)
 def layout_cards(out, k):
     t = 0
     for i in range(k):
@@ -187,11 +179,16 @@ def _push(legal, n, code):
 
 
 @njit(cache=True)
-def list_layoffs(seat, hands, public, legal, forced, may_swap, info):
+def list_layoffs(seat, hands, public, legal, forced, info):
     """Fill ``legal`` with STOP (unless a deep-drawn card ``forced`` must still be laid off),
-    every lay-off of a held card or joker, and (``may_swap``) every joker swap followed by
-    the joker's lay-off. Returns n."""
+    every lay-off of a held card or joker, and -- when the contract went down on an earlier
+    turn -- every joker swap followed by the joker's lay-off. Nothing before the contract is
+    down. Returns n."""
     n = 0
+    legal[0] = 0
+    if public[P_DOWN + seat] == 0:
+        return 0
+    may_swap = public[P_DOWN_TURN + seat] < public[P_TURN]
     if forced < 0:
         n = _push(legal, n, STOP)
     ace_low = info[I_ACE_LOW] == 1
@@ -250,6 +247,22 @@ def list_layoffs(seat, hands, public, legal, forced, may_swap, info):
                             continue
                         if slot_open(kind2, nat2, jok2, slot, ace_low, sets_ok):
                             n = _push(legal, n, swap_code(m, p, m2, slot))
+    legal[0] = n
+    return n
+
+
+@njit(cache=True)
+def list_discards(seat, hands, legal, top):
+    """Every card code held, except ``top`` (the single top discard taken this turn) unless
+    nothing else is held. Returns n."""
+    n = 0
+    for c in range(NCODES):
+        if hands[seat, c] > 0 and c != top:
+            n += 1
+            legal[n] = c
+    if n == 0 and top >= 0 and hands[seat, top] > 0:  # only that card is left: it may go back
+        n = 1
+        legal[1] = top
     legal[0] = n
     return n
 
@@ -371,20 +384,8 @@ def _emit_cards(log, kind, arr, n, reverse):
 
 
 @njit(cache=True)
-def set_comp(seat, hands, private, info, comp, on):
-    """The cards that would complete the seat's contract, for its strategy (when ``on``)."""
-    if not on:
-        private[seat, V_NCOMP] = -1
-        return
-    k = completing_of(hands[seat], info, comp)
-    private[seat, V_NCOMP] = k
-    for j in range(k):
-        private[seat, V_COMP + j] = comp[j]
-
-
-@njit(cache=True)
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
-              params, rngs, stats, info, comp, rules, log, log_on):
+              params, rngs, stats, rules, maybe, log, log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
     penalty card from the stock (the first who wants it gets it). Returns (status, seat,
     value)."""
@@ -397,7 +398,6 @@ def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, priv
         if b == last_discarder or public[P_BUYS + b] >= rules[RU.R_BUY_LIMIT]:
             continue
         private[b, V_OFFER] = top
-        set_comp(b, hands, private, info, comp, sids[b] != 0 and public[P_DOWN + b] == 0)
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
@@ -407,6 +407,7 @@ def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, priv
             return BAD_BUY, b, a
         if a == 1:
             take_pile(b, pn - 1, hands, public, stats)
+            maybe[b] = True
             pen = stock_pop(stock, public)
             hands[b, pen] += 1
             public[P_HAND_N + b] += 1
@@ -459,21 +460,11 @@ def check_table(seats, hands, stock, public, full, work, info):
 
 
 @njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row, log, log_on,
-              debug, preset):
-    """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
-    Returns (status, error seat, value)."""
-    (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp, work,
-     info, rem, m1, stw) = st
-    draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns = fns
-    seats = rules[RU.R_PLAYERS]
-    ndeals = rules[RU.R_DEALS]
-    ncards = rules[RU.R_NCARDS]
-    ndecks = rules[RU.R_DECKS]
+def set_deal_info(rules, d, info, public):
+    """Deal ``d``'s contract and meld rules into ``info`` (kernel) and ``public`` (players)."""
     nsets = rules[RU.R_CONTRACTS + 3 * d]
     nruns = rules[RU.R_CONTRACTS + 3 * d + 1]
-    each = rules[RU.R_CONTRACTS + 3 * d + 2]
-    go_out = rules[RU.R_ALL_AT_ONCE] == 1 and d == ndeals - 1
+    go_out = rules[RU.R_ALL_AT_ONCE] == 1 and d == rules[RU.R_DEALS] - 1
     info[I_NSETS] = nsets
     info[I_NRUNS] = nruns
     info[I_MIN_RUN] = rules[RU.R_MIN_RUN]
@@ -482,8 +473,38 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
     info[I_DISTINCT] = rules[RU.R_RUNS_DISTINCT]
     info[I_GO_OUT] = go_out
     info[I_LAYOFF_SETS] = rules[RU.R_LAYOFF_SETS]
-    info[I_DECKS] = ndecks
+    info[I_DECKS] = rules[RU.R_DECKS]
     info[I_NJOKERS] = rules[RU.R_JOKERS]
+    public[V.P_DEAL] = d
+    public[V.P_NSETS] = nsets
+    public[V.P_NRUNS] = nruns
+    public[V.P_DEALT] = rules[RU.R_CONTRACTS + 3 * d + 2]
+    public[V.P_MIN_RUN] = rules[RU.R_MIN_RUN]
+    public[V.P_MAX_MELD] = info[I_MAX_MELD]
+    public[V.P_ACE_LOW] = rules[RU.R_ACE_LOW]
+    public[V.P_RUNS_DISTINCT] = rules[RU.R_RUNS_DISTINCT]
+    public[V.P_ALL_AT_ONCE] = go_out
+    public[V.P_LAYOFF_SETS] = rules[RU.R_LAYOFF_SETS]
+    public[V.P_BUYING] = rules[RU.R_BUYING]
+    public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
+
+
+@njit(cache=True)
+def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row, log, log_on,
+              debug, preset):
+    """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
+    Returns (status, error seat, value)."""
+    (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp, work,
+     info, rem, m1, stw) = st
+    draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns = fns
+    seats = rules[RU.R_PLAYERS]
+    ncards = rules[RU.R_NCARDS]
+    ndecks = rules[RU.R_DECKS]
+    set_deal_info(rules, d, info, public)
+    nsets = info[I_NSETS]
+    nruns = info[I_NRUNS]
+    each = rules[RU.R_CONTRACTS + 3 * d + 2]
+    go_out = info[I_GO_OUT] == 1
     k_melds = nsets + nruns
     first = (dealer + 1) % seats
 
@@ -520,20 +541,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         private[s, V_FORCED] = -1
         private[s, V_TOP_TAKEN] = -1
         private[s, V_OFFER] = -1
-        private[s, V_NCOMP] = -1
-    public[V.P_DEAL] = d
     public[P_TURN] = 0
-    public[V.P_NSETS] = nsets
-    public[V.P_NRUNS] = nruns
-    public[V.P_DEALT] = each
-    public[V.P_MIN_RUN] = rules[RU.R_MIN_RUN]
-    public[V.P_MAX_MELD] = info[I_MAX_MELD]
-    public[V.P_ACE_LOW] = rules[RU.R_ACE_LOW]
-    public[V.P_RUNS_DISTINCT] = rules[RU.R_RUNS_DISTINCT]
-    public[V.P_ALL_AT_ONCE] = go_out
-    public[V.P_LAYOFF_SETS] = rules[RU.R_LAYOFF_SETS]
-    public[V.P_BUYING] = rules[RU.R_BUYING]
-    public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
     public[P_NMELDS] = 0
     public[V.P_RESHUFFLES] = 0
     # deal one card at a time from the dealer's left; the next card starts the pile
@@ -549,8 +557,10 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
     for j in range(nst):
         stock[j] = deck[ncards - 1 - j]  # stock top = deck[pos + 1] = stock[nst - 1]
     public[P_STOCK_N] = nst
+    maybe = np.zeros(MAX_SEATS, np.bool_)  # the hand might lay its contract (else: surely not)
     for s in range(seats):
         stats[s, S_DEALT_CAN] = can_lay_of(hands[s], info, rem, m1, stw, lay_out)
+        maybe[s] = stats[s, S_DEALT_CAN] == 1
     full = work  # expected counts for the debug check (work is reused below)
     if debug:
         full = np.zeros(NCODES, np.int64)
@@ -594,10 +604,8 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if log_on:
             emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
         # -- draw
-        sid = sids[seat]
-        set_comp(seat, hands, private, info, comp, sid != 0 and not down)
         n = list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
-                       wants_deep(sid, params[seat]))
+                       wants_deep(sids[seat], params[seat]))
         i = _decide(DRAW, sids, draw_fns, seat, hands, public, private, legal, params, rngs)
         if i < 0 or i >= n:
             return BAD_DRAW, seat, i
@@ -605,11 +613,14 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         forced = -1
         if code == D_STOCK:
             status, es, ev = buy_round(seat, seats, last_discarder, sids, buy_fns, hands, stock,
-                                       public, private, legal, params, rngs, stats, info, comp,
-                                       rules, log, log_on)
+                                       public, private, legal, params, rngs, stats, rules,
+                                       maybe, log, log_on)
             if status != OK:
                 return status, es, ev
             c = stock_pop(stock, public)
+            if not down and not maybe[seat] and could_join(
+                    hands[seat], c, nsets, nruns, info[I_MIN_RUN], info[I_ACE_LOW] == 1):
+                maybe[seat] = True
             hands[seat, c] += 1
             public[P_HAND_N + seat] += 1
             if log_on:
@@ -618,6 +629,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             idx = public[P_PILE_N] - 1 if code == D_TOP else code - D_DEEP
             cnt = public[P_PILE_N] - idx
             c = take_pile(seat, idx, hands, public, stats)
+            maybe[seat] = True
             if code == D_TOP:
                 stats[seat, S_TOP] += 1
                 private[seat, V_TOP_TAKEN] = c
@@ -627,9 +639,11 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             if log_on:
                 emit(log, EV_TAKE, seat, idx, cnt, c, 0, 0)
         # -- lay the contract down
-        laid_now = False
-        if not down:
-            pen = lay_of(hands[seat], info, lay_out)
+        if not down and maybe[seat]:
+            pen = -1
+            if forced >= 0 or can_lay_of(hands[seat], info, rem, m1, stw, lay_out):
+                pen = lay_of(hands[seat], info, lay_out)
+            maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
             if pen >= 0:
                 lay = True
                 if forced < 0:
@@ -651,7 +665,6 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
                     public[P_DOWN_TURN + seat] = turn
                     stats[seat, S_DOWN_TURN] = own
                     stats[seat, S_DOWN_DEAL_TURN] = turn
-                    laid_now = True
                     down = True
                     if log_on:
                         emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
@@ -660,10 +673,9 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
                 return INVARIANT, seat, 601
         # -- lay off (and swap jokers) once the contract is down
         if down and public[P_HAND_N + seat] > 0:
-            may_swap = not laid_now
             while public[P_HAND_N + seat] > 0:
                 private[seat, V_FORCED] = forced
-                n = list_layoffs(seat, hands, public, legal, forced, may_swap, info)
+                n = list_layoffs(seat, hands, public, legal, forced, info)
                 if n == 0:
                     if forced >= 0:
                         return INVARIANT, seat, 602
@@ -685,16 +697,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if public[P_HAND_N + seat] == 0:
             went_out = True
         else:
-            n = 0
-            top = private[seat, V_TOP_TAKEN]
-            for c in range(NCODES):
-                if hands[seat, c] > 0 and c != top:
-                    n += 1
-                    legal[n] = c
-            if n == 0:  # only the card just taken is left: it may go back
-                n = 1
-                legal[1] = top
-            legal[0] = n
+            n = list_discards(seat, hands, legal, private[seat, V_TOP_TAKEN])
             a = 0
             if n > 1:
                 a = _decide(DISCARD, sids, discard_fns, seat, hands, public, private, legal,

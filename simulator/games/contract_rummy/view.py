@@ -18,8 +18,8 @@ Every decision function of a strategy has one signature (``DECISION_SIG``)::
   pile sizes, the whole discard pile (bottom first; every card was face up), each player's
   card count, whether and when their contract went down, buys, and every meld on the table;
 - ``private``: this player's own facts (``V_*``): seat, own turn, cards and penalty it would
-  keep if it laid its contract now, the card a deep draw obliges it to lay off, the cards
-  that would complete its contract (when the kernel computed them), the discard on offer;
+  keep if it laid its contract now, the card a deep draw obliges it to lay off, the top
+  discard it took this turn (it may not throw it back), the discard on offer to buy;
 - ``legal``: ``legal[0]`` = n, ``legal[1..n]`` the codes of the legal choices;
 - ``params``: the strategy's float64 parameters; ``rng``: the player's random stream.
 
@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, types
 
 from simulator.bits import ctz, top_bit
+from simulator.games.contract_rummy.search import can_lay
 from simulator.games.contract_rummy.rules import MAX_CARDS, MAX_SEATS
 
 DECISION_SIG = types.int64(
@@ -82,10 +83,8 @@ P_PILE = P_MELDS + MAX_MELDS * MW  # [MAX_CARDS] the discard pile, bottom first
 P_LEN = P_PILE + MAX_CARDS
 
 # private[] layout (one row per seat)
-(V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER,
- V_NCOMP) = range(8)
-V_COMP = 8          # [NCODES] completing cards (V_NCOMP of them; -1 in V_NCOMP: not computed)
-V_LEN = V_COMP + NCODES + 3
+(V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER) = range(7)
+V_LEN = 8
 
 
 @njit(cache=True, inline="always")
@@ -176,3 +175,54 @@ def hand_penalty(mine):
     for c in range(NCODES):
         t += mine[c] * PENALTY[c]
     return t
+
+
+@njit(cache=True)
+def could_join(mine, c, nsets, nruns, min_run, ace_low):
+    """Could card ``c`` be part of a meld with what ``mine`` holds? A set needs another suit of
+    its rank or two jokers; a run a natural of its suit within (jokers + 1) positions or
+    min_run - 1 jokers. When it could not, a hand that cannot lay its contract cannot lay it
+    with ``c`` either (the contract search can be skipped)."""
+    if c == JOKER:
+        return True
+    j = mine[JOKER]
+    s = c // 13
+    r = c % 13
+    if nsets > 0:
+        if j >= 2:
+            return True
+        for t in range(4):
+            if t != s and mine[t * 13 + r] > 0:
+                return True
+    if nruns > 0:
+        if j >= min_run - 1:
+            return True
+        p = r + 1
+        for q in range(13):
+            if q == r or mine[s * 13 + q] == 0:
+                continue
+            pq = q + 1
+            dist = abs(pq - p)
+            if ace_low:
+                if r == 12:
+                    dist = min(dist, pq)  # c as the low ace
+                if q == 12:
+                    dist = min(dist, p)
+            if dist <= j + 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def would_lay(mine, public, c):
+    """Could the hand lay this deal's contract with one more card ``c``? (Public rules only.)"""
+    nsets = public[P_NSETS]
+    nruns = public[P_NRUNS]
+    min_run = public[P_MIN_RUN]
+    ace_low = public[P_ACE_LOW] == 1
+    if not could_join(mine, c, nsets, nruns, min_run, ace_low):
+        return False
+    h = mine.copy()
+    h[c] += 1
+    return can_lay(h[:52].reshape((4, 13)), h[JOKER], nsets, nruns, min_run, public[P_MAX_MELD],
+                   ace_low, public[P_RUNS_DISTINCT] == 1, public[P_ALL_AT_ONCE] == 1)

@@ -1,0 +1,182 @@
+"""One Contract Rummy game as an event log (JSON Lines), played by the same kernel as the tables.
+
+Events (docs/contract_rummy.md describes every field): ``game``; per deal ``deal`` (the whole
+shuffled deck in dealing order, every hand, the upcard and the stock from its top), then
+``turn``, ``draw`` (from the stock), ``take`` (the top discard or from inside the pile, with
+every card above it), ``buy``, ``meld`` (each melded card, jokers with the card they stand
+for), ``contract_down``, ``lay_off``, ``joker_swap``, ``discard``, ``reshuffle``, ``stalled``,
+``went_out``; ``deal_end``, ``score`` per seat; ``game_end``.
+Run positions: 0 = ace low, 1..12 = ranks 2..K, 13 = ace high; set slots are suits S H D C.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from simulator.cards import SUITS, name as card_name
+from simulator.errors import StrategyError
+from simulator.games.contract_rummy import kernel as K
+from simulator.games.contract_rummy.outcomes import END_NAMES
+
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def slot_card(kind: int, key: int, slot: int) -> str:
+    """Name of the card at ``slot`` of a meld (what a joker there stands for)."""
+    if kind == 0:
+        return RANK_NAMES[key] + SUITS[slot]
+    rank = 12 if slot in (0, 13) else slot - 1
+    return RANK_NAMES[rank] + SUITS[key]
+
+
+def meld_dict(kind: int, key: int, nat: int, jok: int) -> dict:
+    slots = range(4) if kind == 0 else range(14)
+    cards = []
+    for s in slots:
+        if (nat >> s) & 1:
+            cards.append(slot_card(kind, key, s))
+        elif (jok >> s) & 1:
+            cards.append("JK=" + slot_card(kind, key, s))
+    return {"kind": "set" if kind == 0 else "run",
+            "key": RANK_NAMES[key] if kind == 0 else SUITS[key],
+            "nat": nat, "jok": jok, "cards": cards}
+
+
+def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
+             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None):
+    """Play one game with logging on. Returns (events, deal_rows, game_row).
+
+    ``preset_deck`` (card codes of the first deal in dealing order: one card at a time from
+    the dealer's left, then the upcard, then the stock from its top) replaces its shuffle."""
+    defs, params, described = game.resolve_strategies(strategies, rules, registry)
+    rules_arr, sids, fns, params_p = game.prepare(rules, defs, params)
+    preset = np.zeros(0, np.int32) if preset_deck is None else np.asarray(preset_deck, np.int32)
+    rows = 1 << 14
+    while True:
+        log = np.zeros((rows, K.LOG_W), np.int32)
+        status, deal_cols, game_row, err = K.replay_game(
+            np.uint64(seed), game_index, rules_arr, sids, fns, params_p, log, debug, preset)
+        if status != K.LOG_FULL:
+            break
+        rows *= 8
+    if status != K.OK:
+        msg = game.describe_error(int(status), game_index, int(err[0]), int(err[1]),
+                                  int(err[2]), described)
+        raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
+    events = decode(log, seed, game_index, rules, described)
+    deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
+    return events, deals, game_row
+
+
+def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
+    n = int(log[0, 0])
+    events: list[dict] = []
+    deal = -1
+    turn = 0
+    seats = rules["players"]
+    melds: list[list[int]] = []  # kind, key, nat, jok of the deal's table melds
+    codes: list[int] = []
+    for row in log[1:n + 1]:
+        kind = int(row[0])
+        a, b, c, d, e, f = (int(x) for x in row[1:7])
+        if kind == K.EV_GAME:
+            events.append({"event": "game", "game": "contract-rummy", "seed": seed,
+                           "game_index": game_index, "players": b, "first_dealer": c,
+                           "deals": d, "rules": dict(rules), "strategies": described})
+        elif kind == K.EV_DEAL:
+            deal = a
+            melds = []
+            codes = []
+            events.append({"event": "deal", "deal": a, "dealer": b, "first_seat": c,
+                           "sets": d, "runs": e, "cards_each": f, "all_at_once": bool(row[7]),
+                           "deck": [], "hands": {}, "upcard": None, "stock": []})
+        elif kind in (K.EV_DECK, K.EV_STOCK):
+            codes += [int(x) for x in row[3:3 + b]]
+            ev = events[-1]
+            if kind == K.EV_DECK and len(codes) == _deck_size(rules):
+                _layout(ev, codes, seats)
+            if kind == K.EV_STOCK and len(codes) == ev["count"]:
+                ev["stock"] = [card_name(x) for x in codes]
+        elif kind == K.EV_TURN:
+            turn = b
+            events.append({"event": "turn", "deal": deal, "turn": b, "seat": a, "own_turn": c})
+        elif kind == K.EV_DRAW:
+            events.append({"event": "draw", "deal": deal, "turn": turn, "seat": a,
+                           "card": card_name(b)})
+        elif kind == K.EV_TAKE:
+            events.append({"event": "take", "deal": deal, "turn": turn, "seat": a,
+                           "index": b, "count": c, "card": card_name(d), "deep": c > 1})
+        elif kind == K.EV_BUY:
+            events.append({"event": "buy", "deal": deal, "turn": turn, "seat": a,
+                           "card": card_name(b), "penalty_card": card_name(c), "passed_by": d})
+        elif kind == K.EV_LAY:
+            melds.append([c, d, e, f])
+            events.append({"event": "meld", "deal": deal, "turn": turn, "seat": a, "meld": b,
+                           **meld_dict(c, d, e, f)})
+        elif kind == K.EV_DOWN:
+            events.append({"event": "contract_down", "deal": deal, "turn": c, "seat": a,
+                           "own_turn": b, "after_deep_draw": bool(d), "penalty_left": e})
+        elif kind == K.EV_LAYOFF:
+            mk, key = melds[b][0], melds[b][1]
+            if d:
+                melds[b][3] |= 1 << c
+            else:
+                melds[b][2] |= 1 << c
+            events.append({"event": "lay_off", "deal": deal, "turn": turn, "seat": a,
+                           "meld": b, "slot": c, "joker": bool(d),
+                           "card": "JK" if d else card_name(e), "as": slot_card(mk, key, c)})
+        elif kind == K.EV_SWAP:
+            m2, slot2 = e, f
+            melds[b][2] |= 1 << c
+            melds[b][3] &= ~(1 << c)
+            melds[m2][3] |= 1 << slot2
+            events.append({"event": "joker_swap", "deal": deal, "turn": turn, "seat": a,
+                           "meld": b, "pos": c, "card": card_name(d),
+                           "to_meld": m2, "to_slot": slot2,
+                           "joker_as": slot_card(melds[m2][0], melds[m2][1], slot2)})
+        elif kind == K.EV_DISCARD:
+            events.append({"event": "discard", "deal": deal, "turn": turn, "seat": a,
+                           "card": card_name(b)})
+        elif kind == K.EV_RESHUFFLE:
+            codes = []
+            events.append({"event": "reshuffle", "deal": a, "turn": turn, "number": b,
+                           "count": c, "stock": []})
+        elif kind == K.EV_STALL:
+            events.append({"event": "stalled", "deal": a, "turn": b})
+        elif kind == K.EV_OUT:
+            events.append({"event": "went_out", "deal": deal, "turn": b, "seat": a,
+                           "own_turn": c})
+        elif kind == K.EV_DEAL_END:
+            events.append({"event": "deal_end", "deal": a, "end": END_NAMES[b], "turns": c,
+                           "out_seat": d if d >= 0 else None, "reshuffles": e})
+        elif kind == K.EV_SCORE:
+            events.append({"event": "score", "deal": a, "seat": b, "penalty": c,
+                           "cumulative": d, "cards_left": e, "jokers_held": f})
+        elif kind == K.EV_GAME_END:
+            events.append({"event": "game_end", "winner": a if a >= 0 else None, "tied": b,
+                           "deals": c, "totals": [int(x) for x in row[7:7 + seats]]})
+    return events
+
+
+def _deck_size(rules: dict) -> int:
+    return 52 * rules["decks"] + rules["jokers"]
+
+
+def _layout(ev: dict, codes: list[int], seats: int) -> None:
+    """Hands, the upcard and the stock (top first) from the dealt deck order."""
+    each = ev["cards_each"]
+    first = ev["first_seat"]
+    ev["deck"] = [card_name(x) for x in codes]
+    hands: dict[str, list[str]] = {str(s): [] for s in range(seats)}
+    for i in range(seats * each):
+        hands[str((first + i) % seats)].append(card_name(codes[i]))
+    ev["hands"] = hands
+    ev["upcard"] = card_name(codes[seats * each])
+    ev["stock"] = [card_name(x) for x in codes[seats * each + 1:]]
+
+
+def write_jsonl(events: list[dict], path) -> None:
+    with open(path, "w") as fh:
+        for ev in events:
+            fh.write(json.dumps(ev) + "\n")
