@@ -49,7 +49,7 @@ def _block(seed, lo, hi, deck, sizes, contracts, size_of, min_run, max_meld, ace
             n = sizes[d]
             substream(rng, key, SUB_DEALT, n)
             cnt[:] = 0
-            jokers = 0
+            jokers = np.int64(0)
             # partial Fisher-Yates: the first n cards of a shuffled deck
             for t in range(n):
                 j = t + below(rng, n_deck - t)
@@ -88,7 +88,7 @@ def _block(seed, lo, hi, deck, sizes, contracts, size_of, min_run, max_meld, ace
                         if count_cards:
                             m = _completing(cnt, jokers, ns, nr, min_run, mm, ace_low,
                                             runs_distinct, g, buf, decks, jokers_in_deck, rem,
-                                            m1, st, out, 0)
+                                            m1, st, out, np.int64(0))
                     hist[c, m] += 1
 
 

@@ -18,7 +18,23 @@ JOKER_PENALTY = 15
 # penalty by rank 2..A
 RANK_PENALTY = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15], dtype=np.int64)
 
-_NONE = -1
+
+
+# Constants passed to the search as typed values: a literal argument (True, 0) would make
+# Numba compile one more copy of the search for each literal value it sees.
+@njit(cache=True, inline="always")
+def _TRUE():
+    return np.bool_(True)
+
+
+@njit(cache=True, inline="always")
+def _FALSE():
+    return np.bool_(False)
+
+
+@njit(cache=True, inline="always")
+def _ZERO():
+    return np.int64(0)
 
 
 @njit(cache=True, inline="always")
@@ -210,6 +226,37 @@ def _next_run_tok(key0, b0, c0, strict, m1, jrem, rmin, rmax, ace_low, cnt, maxc
     return False, 0, 0, 0
 
 
+@njit(cache=True, inline="always")
+def _move(rem, m1, is_set, k, b, j, tok, d):
+    """Move a meld's naturals between hand and meld (d = -1 lays them, +1 takes them back).
+    Returns (their penalty, how many, joker slots, 1 if the wild natural is among them)."""
+    t = 0
+    if tok:  # codes carry the token flag (and a set's natural mask)
+        t = j & 1
+        j >>= 1
+        if is_set:
+            b = j >> 5
+            j &= 31
+    if is_set:
+        nat = b
+        nj = j
+    else:
+        nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
+        nj = _pc(j)
+    pv = 0
+    for p in range(14):
+        if (nat >> p) & 1:
+            s = p if is_set else k
+            r = k if is_set else _rank_at(p)
+            rem[s, r] += d
+            if rem[s, r] == 0:
+                m1[s] &= ~(1 << r)
+            else:
+                m1[s] |= 1 << r
+            pv += RANK_PENALTY[r]
+    return pv, _pc(nat), nj, t
+
+
 @njit(cache=True)
 def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
             go_out, optimize, out, rem, m1, st, tok, maxc):
@@ -290,37 +337,11 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         is_set = lvl < n_sets
         if not fresh:
             # take back this level's meld before looking for the next one
-            k = st[lvl, 0]
-            b = st[lvl, 1]
-            j = st[lvl, 2]
-            t = 0
-            if tok:
-                t = j & 1
-                j >>= 1
-                if is_set:
-                    b = j >> 5
-                    j &= 31
-            if is_set:
-                nat = b
-                nj = j
-                for s in range(4):
-                    if (nat >> s) & 1:
-                        rem[s, k] += 1
-                        m1[s] |= 1 << k
-                        pen += RANK_PENALTY[k]
-            else:
-                nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
-                nj = _pc(j)
-                for p in range(14):
-                    if (nat >> p) & 1:
-                        r = _rank_at(p)
-                        rem[k, r] += 1
-                        m1[k] |= 1 << r
-                        pen += RANK_PENALTY[r]
+            pv, nn, nj, t = _move(rem, m1, is_set, st[lvl, 0], st[lvl, 1], st[lvl, 2], tok, 1)
             jrem += nj - t
             tokl += t
-            cards += _pc(nat) + nj
-            pen += JOKER_PENALTY * (nj - t)
+            cards += nn + nj
+            pen += pv + JOKER_PENALTY * (nj - t)
             k0 = st[lvl, 0]
             b0 = st[lvl, 1]
             j0 = st[lvl, 2]
@@ -368,37 +389,11 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         st[lvl, 0] = k
         st[lvl, 1] = b
         st[lvl, 2] = j
-        # lay it
-        t = 0
-        if tok:
-            t = j & 1
-            j >>= 1
-            if is_set:
-                b = j >> 5
-                j &= 31
-        if is_set:
-            nat = b
-            nj = j
-            for s in range(4):
-                if (b >> s) & 1:
-                    rem[s, k] -= 1
-                    if rem[s, k] == 0:
-                        m1[s] &= ~(1 << k)
-                    pen -= RANK_PENALTY[k]
-        else:
-            nat = (((1 << (b & 15)) - 1) << (b >> 4)) & ~j
-            nj = _pc(j)
-            for p in range(14):
-                if (nat >> p) & 1:
-                    r = _rank_at(p)
-                    rem[k, r] -= 1
-                    if rem[k, r] == 0:
-                        m1[k] &= ~(1 << r)
-                    pen -= RANK_PENALTY[r]
+        pv, nn, nj, t = _move(rem, m1, is_set, k, b, j, tok, -1)
         jrem -= nj - t
         tokl -= t
-        cards -= _pc(nat) + nj
-        pen -= JOKER_PENALTY * (nj - t)
+        cards -= nn + nj
+        pen -= pv + JOKER_PENALTY * (nj - t)
         lvl += 1
         fresh = True
         if go_out:
@@ -428,7 +423,7 @@ def _sizes(max_meld, min_run, exact):
         # any laying shrinks to the smallest melds (drop a joker or an end natural)
         smax = smin if smin <= smax else smax
         rmax = rmin if rmin <= rmax else rmax
-    return smin, smax, rmin, rmax
+    return np.int64(smin), np.int64(smax), np.int64(rmin), np.int64(rmax)
 
 
 @njit(cache=True)
@@ -449,7 +444,7 @@ def lay_contract_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, run
     """``lay_contract`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3))."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, True, out, rem, m1, st, False, 0)
+                   runs_distinct, go_out, _TRUE(), out, rem, m1, st, _FALSE(), _ZERO())
 
 
 @njit(cache=True)
@@ -458,7 +453,7 @@ def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_dis
     """``can_lay`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3), out (n,4))."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, False, out, rem, m1, st, False, 0) >= 0
+                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO()) >= 0
 
 
 @njit(cache=True)
@@ -479,7 +474,7 @@ def one_away_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_di
     """``one_card_away`` with caller-owned work arrays (as ``can_lay_ws``)."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     if _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
-               go_out, False, out, rem, m1, st, True, max_copies) >= 0:
+               go_out, _FALSE(), out, rem, m1, st, _TRUE(), np.int64(max_copies)) >= 0:
         return True
     # a joker may do where no natural can (a card held max_copies times)
     if max_jokers < 0 or jokers < max_jokers:
@@ -527,7 +522,8 @@ def completing_cards(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, ru
     out = np.empty((n, MELD_W), np.int64)
     work = cnt.copy()
     return _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
-                       go_out, out_cards, max_copies, max_jokers, rem, m1, st, out, -1)
+                       go_out, out_cards, np.int64(max_copies), np.int64(max_jokers), rem, m1, st,
+                       out, np.int64(-1))
 
 
 @njit(cache=True)
