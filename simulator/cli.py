@@ -181,6 +181,49 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     click.echo(f"sweep written to {out}")
 
 
+@cli.command()
+@game_arg
+@click.option("--games", type=int, default=10_000, show_default=True,
+              help="boards per match: each is played once from every seat")
+@with_common
+@with_run_options
+def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+            debug_invariants, quiet, seating):
+    """Every --strategy against every other on the same deals, from every seat: win rate and
+    score difference with paired 95% intervals, tests, and a rating."""
+    from simulator.batch import default_out
+    from simulator.compare import run_compare
+
+    g = _game(game)
+    for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
+        _count(value, name)
+    if seating != "auto":
+        raise UsageError("--seating: compare always seats every strategy on every team")
+    rules = _rules(g, players, rule_opts)
+    out = out or default_out(game, "compare", seed)
+    info = run_compare(g, rules, list(strategy_opts), _seed(seed), games, out, threads=threads,
+                       chunk_size=chunk_size, debug=debug_invariants,
+                       progress=False if quiet else None)
+    from analysis.compare import study
+
+    tables = study(out)
+    if quiet:
+        return
+    import polars as pl
+
+    with pl.Config(tbl_rows=200, tbl_cols=20, tbl_width_chars=200, fmt_str_lengths=60,
+                   float_precision=4, tbl_hide_dataframe_shape=True,
+                   tbl_hide_column_data_types=True):
+        click.echo(f"{games:,} boards per match, each from all {info['teams']} seats "
+                   f"(seed {info['seed']}); win = share of games won (ties half), diff = "
+                   "total against the other teams, both from the first strategy's side:")
+        click.echo(tables["pairs"])
+        if len(info["strategies"]) > 2:
+            click.echo("ranking (Bradley-Terry rating on the Elo scale, from every match):")
+            click.echo(tables["ratings"])
+    click.echo(f"tables written to {out / 'studies'}")
+
+
 class _LazyGroup(click.Group):
     """Subcommands that live in other modules ("module:attr"), imported only when used, so
     each game keeps its study commands in its own package."""

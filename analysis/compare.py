@@ -1,0 +1,148 @@
+"""Statistics of a strategy comparison (see simulator/compare.py) from its runs' game tables.
+
+For a match (A, B), board g is game g seen from every rotation (A on each team in turn).
+Per game, from A's side: ``win`` (1 if A's team wins, 1/2 if it shares the win with a B team,
+0 otherwise) and ``diff`` (A's game total minus the mean of the B teams' totals, signed so
+that positive is good for A even where the lowest total wins). Per board these are averaged
+over the rotations, which cancels the luck of the cards and of the seat; intervals and tests
+use the board averages (paired). The unpaired half-width is what the same number of games
+would give from independent deals, so their ratio shows what the pairing bought.
+Tests are two-sided z tests on the board means (boards are many; the normal approximation
+is then exact enough): win rate against a fair share of 1/teams, diff against 0.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+
+from analysis.stats import Z95
+from simulator.errors import UsageError
+
+# game -> (games-table column of team t's total, whether higher totals are better, winner col)
+OUTCOME = {
+    "fifty-six": ("tables_team{}", True, "winner_team"),
+    "hand-and-foot": ("total_team{}", True, "winner_team"),
+    "contract-rummy": ("total_seat{}", False, "winner"),
+}
+
+
+def load(compare_dir) -> tuple[pl.DataFrame, dict]:
+    """Per (pair, rotation, game): A's win share and total difference, from A's side."""
+    compare_dir = Path(compare_dir)
+    try:
+        info = json.loads((compare_dir / "compare.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(f"{compare_dir}: no readable compare.json (not a finished "
+                         "cardsim comparison)") from None
+    col, higher, winner = OUTCOME[info["game"]]
+    teams = info["teams"]
+    sign = 1.0 if higher else -1.0
+    frames = []
+    for r in info["runs"]:
+        files = sorted((compare_dir / r["folder"]).glob("games-*.parquet"))
+        if not files:
+            raise UsageError(f"{compare_dir / r['folder']}: no games-*.parquet files")
+        g = pl.read_parquet(files)
+        a = r["a_team"]
+        others = [t for t in range(teams) if t != a]
+        own = pl.col(col.format(a)).cast(pl.Float64)
+        rest = pl.mean_horizontal([pl.col(col.format(t)).cast(pl.Float64) for t in others])
+        best_rest = (pl.max_horizontal if higher else pl.min_horizontal)(
+            [pl.col(col.format(t)) for t in others])
+        # a null winner is a tie for first: half a win when A is among the tied
+        tie_with_a = pl.col(winner).is_null() & (pl.col(col.format(a)) == best_rest)
+        frames.append(g.select(
+            pl.lit(r["pair"]).alias("pair"), pl.lit(r["a_team"]).alias("rotation"),
+            "game_index",
+            pl.when(pl.col(winner) == a).then(1.0).when(tie_with_a).then(0.5).otherwise(0.0)
+            .alias("win"),
+            (sign * (own - rest)).alias("diff")))
+    return pl.concat(frames), info
+
+
+def _z_p(mean: float, se: float, null: float) -> float:
+    if math.isnan(se):
+        return math.nan
+    if se <= 0:  # every board gave the same value
+        return 1.0 if mean == null else 0.0
+    return math.erfc(abs(mean - null) / se / math.sqrt(2.0))
+
+
+def pair_table(games: pl.DataFrame, info: dict) -> pl.DataFrame:
+    """One row per match and metric (win, diff): estimate, paired 95% interval, p-value, the
+    unpaired half-width and how much narrower the paired interval is."""
+    names = info["strategies"]
+    fair = 1.0 / info["teams"]
+    pairs = {r["pair"]: (names[r["a"]], names[r["b"]]) for r in info["runs"]}
+    rows = []
+    for pair, part in games.group_by("pair", maintain_order=True):
+        boards = part.group_by("game_index").agg(pl.col("win").mean(), pl.col("diff").mean())
+        n = boards.height
+        for metric, null in (("win", fair), ("diff", 0.0)):
+            mean = float(boards[metric].mean())
+            se = float(boards[metric].std()) / math.sqrt(n) if n > 1 else math.nan
+            # unpaired: the rotations' games as if each came from its own deals
+            by_rot = part.group_by("rotation").agg(pl.col(metric).var().alias("v"),
+                                                   pl.len().alias("m"))
+            k = by_rot.height
+            se_u = math.sqrt(sum(v / m for v, m in by_rot.select("v", "m").iter_rows()
+                                 if v is not None)) / k
+            a, b = pairs[pair[0]]
+            rows.append({"a": a, "b": b, "metric": metric, "boards": n, "games": part.height,
+                         "estimate": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se,
+                         "null": null, "p_value": _z_p(mean, se, null),
+                         "unpaired_half_width": Z95 * se_u,
+                         "narrowing": se_u / se if se > 0 else math.nan})
+    return pl.DataFrame(rows)
+
+
+def ratings(games: pl.DataFrame, info: dict, iterations: int = 500,
+            prior: float = 0.5) -> pl.DataFrame:
+    """Bradley-Terry strengths from every match's win shares (ties count half), on the Elo
+    scale (400 log10, mean 0), with each strategy's mean win share over its matches.
+    ``prior`` games are added as won by each side of every match, so a strategy that never
+    wins still gets a finite rating."""
+    names = info["strategies"]
+    k = len(names)
+    wins = [[0.0] * k for _ in range(k)]
+    pair_ab = {r["pair"]: (r["a"], r["b"]) for r in info["runs"]}
+    for (pair,), part in games.group_by("pair"):
+        a, b = pair_ab[pair]
+        w = float(part["win"].sum())
+        wins[a][b] += w
+        wins[b][a] += part.height - w
+    played = [sum(wins[i][j] + wins[j][i] for j in range(k)) for i in range(k)]
+    won = [sum(wins[i]) for i in range(k)]
+    for a, b in pair_ab.values():
+        wins[a][b] += prior
+        wins[b][a] += prior
+    strength = [1.0] * k
+    for _ in range(iterations):  # the minorise-maximise update of Hunter (2004)
+        new = []
+        for i in range(k):
+            total = sum(wins[i])
+            denom = sum((wins[i][j] + wins[j][i]) / (strength[i] + strength[j])
+                        for j in range(k) if j != i)
+            new.append(max(total, 1e-9) / denom if denom > 0 else strength[i])
+        g = math.exp(sum(math.log(s) for s in new) / k)
+        strength = [s / g for s in new]
+    return pl.DataFrame({
+        "strategy": names,
+        "rating": [400.0 * math.log10(s) for s in strength],
+        "win_share": [won[i] / played[i] if played[i] else math.nan for i in range(k)],
+        "games": [int(p) for p in played],
+    }).sort("rating", descending=True)
+
+
+def study(compare_dir) -> dict[str, pl.DataFrame]:
+    """The comparison's tables, also written as Parquet under ``compare_dir/studies``."""
+    games, info = load(compare_dir)
+    tables = {"pairs": pair_table(games, info), "ratings": ratings(games, info)}
+    out = Path(compare_dir) / "studies"
+    out.mkdir(exist_ok=True)
+    for name, df in tables.items():
+        df.write_parquet(out / f"compare-{name}.parquet")
+    return tables

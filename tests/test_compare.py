@@ -1,0 +1,161 @@
+"""Strategy comparison: the plan (every pair from every seat), paired statistics computed by
+hand on a fixture, interval coverage by simulation, ratings, and the command end to end."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.compare import load, pair_table, ratings
+from analysis.stats import Z95
+from simulator.compare import plan
+from simulator.games import get_game
+
+CLI = [sys.executable, "-m", "simulator.cli"]
+
+
+def test_plan_seats_every_strategy_on_every_team_of_every_pair():
+    g = get_game("hand-and-foot")
+    rules = g.rules.resolve({"players": 6})  # three teams
+    seats = plan(g, rules, ["random", "early_melder", "pile_taker"])
+    assert len(seats) == 3 * 3
+    first = [s for s in seats if s.pair == 0]
+    assert [s.specs for s in first] == [
+        ("0=random", "1=early_melder", "2=early_melder"),
+        ("0=early_melder", "1=random", "2=early_melder"),
+        ("0=early_melder", "1=early_melder", "2=random")]
+    assert {(s.a, s.b) for s in seats} == {(0, 1), (0, 2), (1, 2)}
+
+
+def _fixture(tmp_path, rows_by_rotation, game="hand-and-foot", teams=2):
+    """A finished comparison folder of two strategies with hand-made game tables."""
+    runs = []
+    for r, rows in enumerate(rows_by_rotation):
+        folder = f"m00-r{r}"
+        (tmp_path / folder).mkdir()
+        pl.DataFrame(rows, schema=["game_index", "total_team0", "total_team1", "winner_team"],
+                     orient="row").write_parquet(tmp_path / folder / "games-000000.parquet")
+        runs.append({"folder": folder, "pair": 0, "a": 0, "b": 1, "a_team": r})
+    (tmp_path / "compare.json").write_text(json.dumps(
+        {"game": game, "teams": teams, "strategies": ["A", "B"], "runs": runs}))
+    return tmp_path
+
+
+def test_paired_statistics_by_hand(tmp_path):
+    # board g from both seats: rotation 0 has A on team 0, rotation 1 has A on team 1
+    rot0 = [(0, 100, 60, 0), (1, 50, 80, 1), (2, 70, 70, None)]
+    rot1 = [(0, 90, 40, 0), (1, 30, 90, 1), (2, 20, 10, 0)]
+    games, info = load(_fixture(tmp_path, [rot0, rot1]))
+    table = pair_table(games, info)
+    # A's side per game: wins (1, 0, 0.5 | 0, 1, 0), diffs (40, -30, 0 | -50, 60, -10)
+    win_boards = np.array([(1 + 0) / 2, (0 + 1) / 2, (0.5 + 0) / 2])
+    diff_boards = np.array([(40 - 50) / 2, (-30 + 60) / 2, (0 - 10) / 2])
+    for metric, boards, per_rot, null in (
+            ("win", win_boards, [[1, 0, 0.5], [0, 1, 0]], 0.5),
+            ("diff", diff_boards, [[40, -30, 0], [-50, 60, -10]], 0.0)):
+        row = table.filter(pl.col("metric") == metric).row(0, named=True)
+        se = boards.std(ddof=1) / math.sqrt(3)
+        assert row["boards"] == 3 and row["games"] == 6
+        assert row["estimate"] == pytest.approx(boards.mean())
+        assert row["lo"] == pytest.approx(boards.mean() - Z95 * se)
+        assert row["p_value"] == pytest.approx(
+            math.erfc(abs(boards.mean() - null) / se / math.sqrt(2)))
+        se_u = math.sqrt(sum(np.var(v, ddof=1) / 3 for v in per_rot)) / 2
+        assert row["unpaired_half_width"] == pytest.approx(Z95 * se_u)
+        assert row["narrowing"] == pytest.approx(se_u / se)
+
+
+def test_lowest_total_wins_flips_the_sign(tmp_path):
+    rot0 = [(0, 10, 30, 0), (1, 40, 20, 1)]
+    rot1 = [(0, 25, 5, 1), (1, 15, 15, None)]
+    frame = pl.DataFrame  # contract rummy's columns are per seat
+    for r, rows in enumerate([rot0, rot1]):
+        (tmp_path / f"m00-r{r}").mkdir()
+        frame(rows, schema=["game_index", "total_seat0", "total_seat1", "winner"],
+              orient="row").write_parquet(tmp_path / f"m00-r{r}" / "games-000000.parquet")
+    runs = [{"folder": f"m00-r{r}", "pair": 0, "a": 0, "b": 1, "a_team": r} for r in (0, 1)]
+    (tmp_path / "compare.json").write_text(json.dumps(
+        {"game": "contract-rummy", "teams": 2, "strategies": ["A", "B"], "runs": runs}))
+    games, _ = load(tmp_path)
+    assert games["diff"].to_list() == [20.0, -20.0, 20.0, 0.0]  # positive: A was lower
+    assert games["win"].to_list() == [1.0, 0.0, 1.0, 0.5]
+
+
+def test_intervals_cover_at_their_nominal_rate():
+    """Boards with a known mean: the paired 95% interval should hold it about 95% of the time."""
+    rng = np.random.default_rng(7)
+    info = {"strategies": ["A", "B"], "teams": 2,
+            "runs": [{"pair": 0, "a": 0, "b": 1, "a_team": r} for r in (0, 1)]}
+    hits, reps, n = 0, 400, 200
+    for _ in range(reps):
+        luck = rng.normal(0, 10, n)  # the deal's luck, the same from both seats
+        frames = [pl.DataFrame({"pair": 0, "rotation": r, "game_index": np.arange(n),
+                                "win": (rng.random(n) < 0.6).astype(float),
+                                "diff": 1.5 + luck * (1 if r == 0 else -1)
+                                + rng.normal(0, 3, n)}) for r in (0, 1)]
+        row = pair_table(pl.concat(frames), info).filter(pl.col("metric") == "diff").row(
+            0, named=True)
+        hits += row["lo"] <= 1.5 <= row["hi"]
+    assert 0.92 <= hits / reps <= 0.98, hits / reps
+
+
+def test_ratings_recover_bradley_terry_strengths():
+    # strengths 9 : 3 : 1 -> A beats B 3:1, B beats C 3:1, A beats C 9:1 (in expectation)
+    info = {"strategies": ["A", "B", "C"], "teams": 2,
+            "runs": [{"pair": p, "a": a, "b": b, "a_team": 0}
+                     for p, (a, b) in enumerate([(0, 1), (0, 2), (1, 2)])]}
+    rows = []
+    for pair, (won, lost) in enumerate([(75, 25), (90, 10), (75, 25)]):
+        rows += [(pair, 0, i, 1.0, 0.0) for i in range(won)]
+        rows += [(pair, 0, won + i, 0.0, 0.0) for i in range(lost)]
+    games = pl.DataFrame(rows, schema=["pair", "rotation", "game_index", "win", "diff"],
+                         orient="row")
+    r = {s: v for s, v in ratings(games, info, prior=0.0).select("strategy", "rating")
+         .iter_rows()}
+    assert r["A"] - r["B"] == pytest.approx(400 * math.log10(3), abs=0.5)
+    assert r["B"] - r["C"] == pytest.approx(400 * math.log10(3), abs=0.5)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--strategy", "evaluator"], "at least two"),
+    (["--strategy", "0=evaluator", "--strategy", "random"], "without a team"),
+    (["--strategy", "evaluator", "--strategy", "nosuch"], "unknown strategy 'nosuch'"),
+    (["--strategy", "random", "--strategy", "random"], "given twice"),
+])
+def test_bad_comparisons_are_one_line_exit_2(tmp_path, args, needle):
+    out = tmp_path / "c"
+    p = subprocess.run(CLI + ["compare", "fifty-six", *args, "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert not out.exists()
+
+
+def test_compare_command_end_to_end(tmp_path):
+    out = tmp_path / "c"
+    p = subprocess.run(CLI + ["compare", "fifty-six", "--strategy", "evaluator",
+                              "--strategy", "cautious", "--strategy", "random", "--games", "300",
+                              "--seed", "3", "--out", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    info = json.loads((out / "compare.json").read_text())
+    assert len(info["runs"]) == 3 * 2
+    run0 = json.loads((out / "m00-r1" / "run.json").read_text())
+    assert [s["name"] for s in run0["strategies"]] == ["cautious", "evaluator"]
+    # the two seatings of a board deal the same first hand: same dealer in every game
+    g0 = pl.read_parquet(out / "m00-r0" / "games-000000.parquet")
+    d0 = pl.read_parquet(out / "m00-r0" / "deals-000000.parquet")
+    d1 = pl.read_parquet(out / "m00-r1" / "deals-000000.parquet")
+    first = [d.filter(pl.col("deal_index") == 0).sort("game_index") for d in (d0, d1)]
+    assert first[0]["dealer"].equals(first[1]["dealer"]) and g0.height == 300
+    pairs = pl.read_parquet(out / "studies" / "compare-pairs.parquet")
+    assert pairs.height == 3 * 2
+    vs_random = pairs.filter((pl.col("b") == "random") & (pl.col("metric") == "win"))
+    assert (vs_random["estimate"] > 0.9).all()  # the heuristics beat random play
+    ranking = pl.read_parquet(out / "studies" / "compare-ratings.parquet")
+    assert ranking["strategy"][-1] == "random"
+    assert "ranking" in p.stdout
