@@ -427,13 +427,18 @@ def _sizes(max_meld, min_run, exact):
 
 
 @njit(cache=True)
+def _work(n_sets, n_runs):
+    """Work arrays of one search: rem (4, 13), m1 (4,), st (n, 3), out (n, MELD_W)."""
+    n = max(n_sets + n_runs, 1)
+    return (np.empty((4, 13), np.int64), np.empty(4, np.int64), np.empty((n, 3), np.int64),
+            np.empty((n, MELD_W), np.int64))
+
+
+@njit(cache=True)
 def lay_contract(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                  go_out, out):
     """Fewest penalty points left after laying the contract (melds in ``out``), or -1."""
-    n = max(n_sets + n_runs, 1)
-    rem = np.empty((4, 13), np.int64)
-    m1 = np.empty(4, np.int64)
-    st = np.empty((n, 3), np.int64)
+    rem, m1, st, _ = _work(n_sets, n_runs)
     return lay_contract_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low,
                            runs_distinct, go_out, rem, m1, st, out)
 
@@ -459,11 +464,7 @@ def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_dis
 @njit(cache=True)
 def can_lay(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct, go_out):
     """Whether the hand can lay the contract (stops at the first laying found)."""
-    n = max(n_sets + n_runs, 1)
-    rem = np.empty((4, 13), np.int64)
-    m1 = np.empty(4, np.int64)
-    st = np.empty((n, 3), np.int64)
-    out = np.empty((n, MELD_W), np.int64)
+    rem, m1, st, out = _work(n_sets, n_runs)
     return can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                       go_out, rem, m1, st, out)
 
@@ -489,11 +490,7 @@ def one_card_away(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_
     """Whether ``completing_cards`` (same arguments) would find any card, in one search: the
     extra card is a wild natural that may stand for any card held fewer than ``max_copies``
     times."""
-    n = max(n_sets + n_runs, 1)
-    rem = np.empty((4, 13), np.int64)
-    m1 = np.empty(4, np.int64)
-    st = np.empty((n, 3), np.int64)
-    out = np.empty((n, MELD_W), np.int64)
+    rem, m1, st, out = _work(n_sets, n_runs)
     return one_away_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                        go_out, max_copies, max_jokers, rem, m1, st, out)
 
@@ -515,11 +512,7 @@ def completing_cards(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, ru
     ``max_copies`` > 0 skips cards already held that many times (the decks in play);
     ``max_jokers`` >= 0 skips the joker when that many are held.
     """
-    n = max(n_sets + n_runs, 1)
-    rem = np.empty((4, 13), np.int64)
-    m1 = np.empty(4, np.int64)
-    st = np.empty((n, 3), np.int64)
-    out = np.empty((n, MELD_W), np.int64)
+    rem, m1, st, out = _work(n_sets, n_runs)
     work = cnt.copy()
     return _completing(work, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
                        go_out, out_cards, np.int64(max_copies), np.int64(max_jokers), rem, m1, st,
