@@ -171,14 +171,14 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     info = run_sweep(g, settings, _seed(seed), games, out, threads=threads,
                      chunk_size=chunk_size, debug=debug_invariants, seating=seating,
                      progress=False if quiet else None)
-    if quiet:
-        return
-    for row in info["settings"]:
-        click.echo(f"{row['folder']}: {row['label']}  ({row['wall_time_s']:.1f} s)")
+    if not quiet:
+        for row in info["settings"]:
+            click.echo(f"{row['folder']}: {row['label']}  ({row['wall_time_s']:.1f} s)")
     report = getattr(import_module(GAMES[game] + ".cli"), "sweep_report", None)
-    if report is not None:
-        report(out, info)
-    click.echo(f"sweep written to {out}")
+    if report is not None:  # the game's study over the settings (tables even when quiet)
+        report(out, info, quiet=quiet)
+    if not quiet:
+        click.echo(f"sweep written to {out}")
 
 
 @cli.command()

@@ -26,8 +26,9 @@ def min_meld_cmd(run_dirs, turns, out):
                     Path(run_dirs[0]) / "studies")
 
 
-def report_min_meld(run_dirs, turns, out: Path, labels=None):
-    """Compute, write (Parquet under ``out``) and print the minimum-meld study."""
+def report_min_meld(run_dirs, turns, out: Path, labels=None, quiet=False):
+    """Compute and write (Parquet under ``out``) the minimum-meld study; print it unless
+    ``quiet``."""
     import polars as pl
 
     from analysis.hand_and_foot import best_arm, min_meld_study, text_table
@@ -39,6 +40,8 @@ def report_min_meld(run_dirs, turns, out: Path, labels=None):
             df.write_parquet(out / f"min_meld-{name}.parquet")
     except OSError as e:
         raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    if quiet:
+        return
     with pl.Config(tbl_rows=1000, tbl_cols=30, tbl_width_chars=250, fmt_str_lengths=80,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
         click.echo("share of (deal, team) rows with the initial meld made by deal turn t, "
@@ -59,8 +62,8 @@ def report_min_meld(run_dirs, turns, out: Path, labels=None):
     click.echo(f"tables written to {out}")
 
 
-def sweep_report(sweep_dir: Path, info: dict) -> None:
+def sweep_report(sweep_dir: Path, info: dict, quiet=False) -> None:
     """`cardsim sweep hand-and-foot`: the minimum-meld study with one arm per setting."""
     rows = info["settings"]
     report_min_meld([Path(sweep_dir) / r["folder"] for r in rows], [4, 8, 12, 16, 20, 30, 40],
-                    Path(sweep_dir) / "studies", labels=[r["label"] for r in rows])
+                    Path(sweep_dir) / "studies", labels=[r["label"] for r in rows], quiet=quiet)
