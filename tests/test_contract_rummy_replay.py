@@ -1,0 +1,179 @@
+"""Contract Rummy replays re-checked by the independent checker
+(tests/replay_checker_contract_rummy.py, standard library only): over random rule options and
+strategies, against the batch tables of the same seed, and -- to show it is not vacuous --
+on corrupted logs."""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from replay_checker_contract_rummy import check_game  # noqa: E402
+
+from simulator.batch import RunSpec, Runner  # noqa: E402
+from simulator.games.contract_rummy.replay import play_one  # noqa: E402
+from tests.helpers_contract_rummy import GAME  # noqa: E402
+
+STRATS = ["random", "lay_down_at_once", "hold_for_more", "pile_hunter",
+          "lay_down_at_once:buy_policy=3", "pile_hunter:buy_policy=2"]
+
+OPTIONS = st.fixed_dictionaries({
+    "players": st.integers(2, 8),
+    "contracts": st.sampled_from(["2s:10,1s1r:10,2r:10,3s:10,2s1r:12,1s2r:12,3r:12",
+                                  "1s:7,1r:7", "2r:12,3r:12", "3s:10"]),
+    "min_run": st.sampled_from([3, 4, 5]),
+    "ace_low": st.booleans(),
+    "runs_distinct_suits": st.booleans(),
+    "last_deal_all_at_once": st.booleans(),
+    "lay_off_sets": st.booleans(),
+    "buying": st.booleans(),
+    "buy_limit": st.sampled_from([0, 1, 3]),
+    "max_reshuffles": st.sampled_from([0, 1, 3]),
+    "max_turns": st.sampled_from([500, 30]),
+    "single_deck": st.booleans(),
+})
+
+
+def resolve(opts: dict) -> dict:
+    opts = dict(opts)
+    if opts.pop("single_deck") and opts["players"] <= 4:
+        opts["decks"], opts["jokers"] = 1, 1
+    opts["max_contract_meld"] = max(4, opts["min_run"])
+    return GAME.rules.resolve(opts)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(opts=OPTIONS, seed=st.integers(0, 2**32), index=st.integers(0, 10**6),
+       strats=st.lists(st.sampled_from(STRATS), min_size=8, max_size=8))
+def test_replays_pass_the_independent_checker(opts, seed, index, strats):
+    rules = resolve(opts)
+    spec = [f"{s}={strats[s]}" for s in range(rules["players"])]
+    events, deals, _ = play_one(GAME, rules, spec, seed, index)
+    result = check_game(events)
+    last = deals.filter(pl.col("deal_index") == len(rules["contracts"]) - 1).sort("seat")
+    assert result["totals"] == last["cumulative"].to_list()
+
+
+def test_replay_is_the_game_of_the_tables():
+    rules = GAME.rules.resolve({"buying": True})
+    spec = ["0=pile_hunter:buy_policy=2", "1=random", "2=hold_for_more", "3=lay_down_at_once"]
+    deals, games = Runner(RunSpec(GAME, rules, spec, seed=11, count=6)).play_chunk(0, 6, 2)
+    for index in (0, 5):
+        _, rdeals, grow = play_one(GAME, rules, spec, 11, index)
+        assert rdeals.equals(deals.filter(pl.col("game_index") == index))
+        assert int(grow[GAME.game_columns.index(
+            next(c for c in GAME.game_columns if c.name == "winner"))]) == (
+            games["winner"][index] if games["winner"][index] is not None else -1)
+
+
+@pytest.fixture(scope="module")
+def sample_events():
+    """A few logged games with lay-offs, swaps, deep draws, top draws and buys."""
+    rules = GAME.rules.resolve({"buying": True})
+    out = []
+    for index in range(12):
+        events, _, _ = play_one(GAME, rules, ["pile_hunter:buy_policy=3"], 2, index)
+        out.append(events)
+    return out
+
+
+def _first(events_list, pred):
+    for events in events_list:
+        for i, e in enumerate(events):
+            if pred(events, i, e):
+                return copy.deepcopy(events), i
+    pytest.skip("no such event in the sample")
+
+
+def _rejects(events):
+    with pytest.raises(AssertionError):
+        check_game(events)
+
+
+def test_checker_accepts_the_sample(sample_events):
+    for events in sample_events:
+        check_game(events)
+
+
+def test_checker_rejects_a_thrown_back_top_discard(sample_events):
+    def pred(evs, i, e):
+        return e["event"] == "take" and not e["deep"] and evs[i + 1]["event"] == "discard"
+    events, i = _first(sample_events, pred)
+    events[i + 1]["card"] = events[i]["card"]
+    _rejects(events)
+
+
+def test_checker_rejects_a_deep_draw_not_melded(sample_events):
+    events, i = _first(sample_events, lambda evs, i, e: e["event"] == "take" and e["deep"])
+    # drop the lay-down or lay-off that used the card
+    j = i + 1
+    while events[j]["event"] not in ("contract_down", "lay_off"):
+        j += 1
+    if events[j]["event"] == "contract_down":
+        events[j]["after_deep_draw"] = True
+        laid = [k for k in range(i + 1, j) if events[k]["event"] == "meld"]
+        card = events[i]["card"]
+        assert any(card in events[k]["cards"] or (card == "JK" and events[k]["jok"])
+                   for k in laid)
+        events[i]["card"] = "ZZ"
+    else:
+        del events[j]
+    _rejects(events)
+
+
+def test_checker_rejects_a_lay_off_before_the_contract(sample_events):
+    """A turn that laid the contract down and then laid off on an older meld: the same
+    lay-off moved before the lay-down is refused."""
+    def pred(evs, i, e):
+        if e["event"] != "contract_down":
+            return False
+        first_new = min(evs[k]["meld"] for k in range(i - 4, i) if evs[k]["event"] == "meld")
+        k = i + 1
+        while evs[k]["event"] in ("lay_off", "joker_swap"):
+            if evs[k]["event"] == "lay_off" and evs[k]["meld"] < first_new:
+                return True
+            k += 1
+        return False
+    events, i = _first(sample_events, pred)
+    first_new = min(events[k]["meld"] for k in range(i - 4, i) if events[k]["event"] == "meld")
+    k = next(k for k in range(i + 1, len(events)) if events[k]["event"] == "lay_off"
+             and events[k]["meld"] < first_new)
+    draw = max(m for m in range(i) if events[m]["event"] in ("draw", "take"))
+    ok = copy.deepcopy(events)
+    check_game(ok)
+    events.insert(draw + 1, events.pop(k))
+    _rejects(events)
+
+
+def test_checker_rejects_a_swap_from_a_set(sample_events):
+    events, i = _first(sample_events, lambda evs, i, e: e["event"] == "meld" and e["kind"] == "set")
+    j = next(k for k in range(i, len(events)) if events[k]["event"] == "contract_down")
+    events.insert(j + 1, {"event": "joker_swap", "deal": events[i]["deal"], "turn": 0,
+                          "seat": events[i]["seat"], "meld": events[i]["meld"], "pos": 0,
+                          "card": events[i]["cards"][0], "to_meld": events[i]["meld"],
+                          "to_slot": 0, "joker_as": "?"})
+    _rejects(events)
+
+
+def test_checker_rejects_a_wrong_penalty_and_a_wrong_winner(sample_events):
+    events = copy.deepcopy(sample_events[0])
+    i = next(k for k, e in enumerate(events) if e["event"] == "score" and e["penalty"] > 0)
+    events[i]["penalty"] -= 1
+    _rejects(events)
+    events = copy.deepcopy(sample_events[0])
+    end = events[-1]
+    totals = end["totals"]
+    end["winner"] = max(range(len(totals)), key=lambda s: totals[s])
+    _rejects(events)
+
+
+def test_checker_rejects_a_stock_draw_out_of_order(sample_events):
+    events, i = _first(sample_events, lambda evs, i, e: e["event"] == "draw")
+    events[i]["card"] = "JK" if events[i]["card"] != "JK" else "2S"
+    _rejects(events)
