@@ -248,6 +248,7 @@ class _LazyGroup(click.Group):
 ANALYZE = {
     "bid-success": "simulator.games.fifty_six.cli:bid_success_cmd",
     "min-meld": "simulator.games.hand_and_foot.cli:min_meld_cmd",
+    "contract-completion": "simulator.games.contract_rummy.cli:contract_completion_cmd",
 }
 
 
