@@ -12,12 +12,12 @@ is then exact enough): win rate against a fair share of 1/teams, diff against 0.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import polars as pl
 
+from analysis.io import read_info
 from analysis.stats import Z95
 from simulator.errors import UsageError
 
@@ -32,11 +32,7 @@ OUTCOME = {
 def load(compare_dir) -> tuple[pl.DataFrame, dict]:
     """Per (pair, rotation, game): A's win share and total difference, from A's side."""
     compare_dir = Path(compare_dir)
-    try:
-        info = json.loads((compare_dir / "compare.json").read_text())
-    except (OSError, ValueError):
-        raise UsageError(f"{compare_dir}: no readable compare.json (not a finished "
-                         "cardsim comparison)") from None
+    info = read_info(compare_dir, "compare.json", "comparison")
     col, higher, winner = OUTCOME[info["game"]]
     teams = info["teams"]
     sign = 1.0 if higher else -1.0

@@ -171,9 +171,24 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     info = run_sweep(g, settings, _seed(seed), games, out, threads=threads,
                      chunk_size=chunk_size, debug=debug_invariants, seating=seating,
                      progress=False if quiet else None)
+    from analysis.sweep import write_sweep_table
+
+    table = write_sweep_table(out)
     if not quiet:
+        import polars as pl
+
         for row in info["settings"]:
             click.echo(f"{row['folder']}: {row['label']}  ({row['wall_time_s']:.1f} s)")
+        shown = table.select(
+            "label", "metric", "n",
+            pl.format("{} [{}, {}]", *(pl.col(c).round(4) for c in ("estimate", "lo", "hi")))
+            .alias("estimate [95%]"),
+            pl.format("{} [{}, {}]", *(pl.col(c).round(4) for c in ("diff", "diff_lo",
+                                                                     "diff_hi")))
+            .alias("paired difference from the first setting"))
+        with pl.Config(tbl_rows=1000, tbl_width_chars=200, fmt_str_lengths=80,
+                       tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
+            click.echo(shown)
     report = getattr(import_module(GAMES[game] + ".cli"), "sweep_report", None)
     if report is not None:  # the game's study over the settings (tables even when quiet)
         report(out, info, quiet=quiet)

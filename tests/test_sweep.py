@@ -83,6 +83,19 @@ def test_sweep_settings_equal_plain_runs_and_report_is_written(tmp_path):
         a = pl.read_parquet(sorted((out / "s003").glob(f"{table}-*.parquet")))
         b = pl.read_parquet(sorted(plain.glob(f"{table}-*.parquet")))
         assert a.equals(b), table
+    # the tidy table: a row per (setting, metric); differences are game by game
+    tidy = pl.read_parquet(out / "studies" / "sweep-metrics.parquet")
+    assert tidy.height == 4 * 6 and set(tidy["setting"]) == {0, 1, 2, 3}
+    assert (tidy.filter(pl.col("setting") == 0)["diff"] == 0).all()
+    g0 = pl.read_parquet(sorted((out / "s000").glob("games-*.parquet"))).sort("game_index")
+    g3 = pl.read_parquet(sorted((out / "s003").glob("games-*.parquet"))).sort("game_index")
+    margin = [(a0 - a1) - (b0 - b1) for a0, a1, b0, b1 in zip(
+        g3["total_team0"], g3["total_team1"], g0["total_team0"], g0["total_team1"])]
+    row = tidy.filter((pl.col("setting") == 3) & (pl.col("metric") == "team0_minus_team1"))
+    assert row["diff"][0] == pytest.approx(sum(margin) / len(margin))
+    assert row["estimate"][0] == pytest.approx(float((g3["total_team0"] - g3["total_team1"])
+                                                     .mean()))
+    assert row["diff_lo"][0] < row["diff"][0] < row["diff_hi"][0]
     # the report: one arm per setting, and which hold value team 0 wins most with
     teams = pl.read_parquet(out / "studies" / "min_meld-teams.parquet")
     assert teams["arm"].n_unique() == 4 and teams.height == 8
