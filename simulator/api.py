@@ -1,0 +1,123 @@
+"""Python API for notebooks: the command line's run, compare and sweep, returning polars
+DataFrames. Same engine, same seeds: a table from here equals the command's table.
+
+    from simulator.api import simulate, compare, sweep
+    r = simulate("fifty-six", deals=100_000, seed=1)
+    r.deals.group_by("bid").agg(pl.col("made").mean())
+
+Rules are a dict (``{"players": 6}``) or ``key=value`` strings; strategies are the CLI's
+``--strategy`` texts (``["0=cautious:margin=2", "1=random"]``).
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import polars as pl
+
+
+class Result(NamedTuple):
+    deals: pl.DataFrame
+    games: pl.DataFrame | None  # None in deals mode
+    info: dict
+
+
+def _rules(g, rules):
+    if rules is None:
+        return g.rules.resolve({})
+    return g.rules.resolve(dict(rules) if isinstance(rules, dict) else list(rules))
+
+
+def simulate(game: str, *, games: int | None = None, deals: int | None = None, rules=None,
+             strategies: Sequence[str] = (), seed: int = 0, threads: int | None = None,
+             seating: str = "auto", chunk_size: int | None = None, debug: bool = False,
+             out: str | Path | None = None) -> Result:
+    """Play ``games`` whole games (or, for 56, ``deals`` independent deals). With ``out`` the
+    run is also written as the command would write it; without, it stays in memory."""
+    import numba
+
+    from simulator.batch import RunSpec, Runner, run
+    from simulator.errors import UsageError
+    from simulator.games import get_game
+
+    g = get_game(game)
+    if games is not None and deals is not None:
+        raise UsageError("give either games or deals, not both")
+    deals_mode = deals is not None
+    count = deals if deals_mode else (games if games is not None else 10_000)
+    if count < 1:
+        raise UsageError(f"{'deals' if deals_mode else 'games'} {count}: must be positive")
+    spec = RunSpec(g, _rules(g, rules), list(strategies), seed, count, deals_mode=deals_mode,
+                   threads=threads, chunk_size=chunk_size, debug=debug, seating=seating)
+    if out is not None:
+        info = run(spec, Path(out), progress=False)
+        d = pl.read_parquet(sorted(Path(out).glob("deals-*.parquet")))
+        gf = sorted(Path(out).glob("games-*.parquet"))
+        return Result(d, pl.read_parquet(gf) if gf else None, info)
+    if deals_mode and not g.supports_deals_mode:
+        raise UsageError(f"deals mode is not available for {g.name} (use games)")
+    n_threads = threads or numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(n_threads)
+    runner = Runner(spec)
+    chunk = chunk_size or g.default_chunk(deals_mode)
+    parts = [runner.play_chunk(first, min(chunk, count - first), n_threads)
+             for first in range(0, count, chunk)]
+    d = pl.concat([p[0] for p in parts])
+    gm = None if parts[0][1] is None else pl.concat([p[1] for p in parts])
+    info = {"game": g.name, "mode": "deals" if deals_mode else "games", "seed": seed,
+            "count": count, "rules": spec.rules, "strategies": runner.described,
+            "rotations": runner.rotations}
+    return Result(d, gm, info)
+
+
+def compare(game: str, strategies: Sequence[str], *, games: int = 10_000, rules=None,
+            seed: int = 0, threads: int | None = None,
+            out: str | Path | None = None) -> dict[str, pl.DataFrame]:
+    """Every strategy against every other on the same deals from every seat (as
+    ``cardsim compare``): {"pairs": paired estimates and tests, "ratings": the ranking}."""
+    from analysis.compare import study
+    from simulator.compare import run_compare
+    from simulator.games import get_game
+
+    g = get_game(game)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(out) if out is not None else Path(tmp) / "compare"
+        run_compare(g, _rules(g, rules), list(strategies), seed, games, folder,
+                    threads=threads, progress=False)
+        return study(folder)
+
+
+def _text(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "/".join(str(x) for x in v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=None,
+          strategies: Sequence[str] = (), seed: int = 0, threads: int | None = None,
+          out: str | Path | None = None) -> pl.DataFrame:
+    """A grid over rule options and strategy parameters (keys as for ``--vary``: ``min_meld``,
+    ``0.hold``, ``all.margin``, ``1.strategy``), every setting on the same seed. Returns the
+    tidy table: a row per (setting, metric) with its interval and the paired difference from
+    the first setting."""
+    from analysis.sweep import write_sweep_table
+    from simulator.games import get_game
+    from simulator.sweep import Axis, expand, parse_vary, run_sweep
+
+    g = get_game(game)
+    if rules is None:
+        base = []
+    elif isinstance(rules, dict):
+        base = [f"{k}={_text(v).replace('/', ',')}" for k, v in rules.items()]
+    else:
+        base = list(rules)
+    axes: list[Axis] = [parse_vary(f"{k}=" + ",".join(_text(v) for v in values))
+                        for k, values in vary.items()]
+    settings = expand(g, base, list(strategies), axes)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(out) if out is not None else Path(tmp) / "sweep"
+        run_sweep(g, settings, seed, games, folder, threads=threads, progress=False)
+        return write_sweep_table(folder)
