@@ -38,6 +38,10 @@ def label(c: int) -> str:
     return " + ".join(parts) + f" /{N_CARDS[c]}" + (" out" if GO_OUT[c] else "")
 
 
+def pct(p: float) -> str:
+    return f"{100 * p:8.4f}"
+
+
 def count(hands, c, decks, jokers, threads, seed, near=False):
     sl = slice(c, c + 1) if c is not None else slice(None)
     return dealt_counts(seed, hands, N_CARDS[sl], decks, jokers, CONTRACTS[sl], 4, 4, True,
@@ -58,7 +62,7 @@ def main() -> None:
         count(1000, None, decks, jokers, 2, args.seed, near=True)  # warm-up (and compilation)
         print(f"\n{name}")
         print(f"{'contract':22s} {'1 thread':>12s} {'2 threads':>12s}  {'holds':>8s} "
-              f"{'95% interval':>19s}  mean left")
+              f"{'P(holds) %':>10s} {'95% interval %':>18s}  mean left")
         for c in range(len(CONTRACTS)):
             rates = []
             for threads in (1, 2):
@@ -71,8 +75,8 @@ def main() -> None:
             h = int(r["holds"][0])
             lo, hi = wilson(h, n)
             mean = r["pen_sum"][0] / h if h else float("nan")
-            print(f"{label(c):22s} {rates[0]:>10,.0f}/s {rates[1]:>10,.0f}/s  {h / n:8.5f} "
-                  f"[{lo:.5f}, {hi:.5f}]  {mean:8.1f}", flush=True)
+            print(f"{label(c):22s} {rates[0]:>10,.0f}/s {rates[1]:>10,.0f}/s  {h:8,d} "
+                  f"{pct(h / n)} [{pct(lo)}, {pct(hi)}]  {mean:8.1f}", flush=True)
         if args.no_near:
             continue
         t0 = time.perf_counter()
@@ -83,7 +87,7 @@ def main() -> None:
         for c in range(len(CONTRACTS)):
             k = int(r["one_away"][c])
             lo, hi = wilson(k, n)
-            print(f"{label(c):22s} {k / n:8.5f} [{lo:.5f}, {hi:.5f}]", flush=True)
+            print(f"{label(c):22s} {k:8,d} {pct(k / n)} [{pct(lo)}, {pct(hi)}]", flush=True)
 
 
 if __name__ == "__main__":

@@ -257,6 +257,22 @@ def _move(rem, m1, is_set, k, b, j, tok, d):
     return pv, _pc(nat), nj, t
 
 
+@njit(cache=True, inline="always")
+def _dearest(rem, jrem, cap):
+    """Penalty of the ``cap`` dearest cards in hand (jokers, then aces, then down)."""
+    take = min(jrem, cap)
+    v = JOKER_PENALTY * take
+    cap -= take
+    r = 12
+    while cap > 0 and r >= 0:
+        for s in range(4):
+            take = min(rem[s, r], cap)
+            v += take * RANK_PENALTY[r]
+            cap -= take
+        r -= 1
+    return v
+
+
 @njit(cache=True)
 def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
             go_out, optimize, out, rem, m1, st, tok, maxc):
@@ -396,12 +412,14 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         pen -= pv + JOKER_PENALTY * (nj - t)
         lvl += 1
         fresh = True
-        if go_out:
-            # the melds still to come must be able to take all but one card
-            cap = 0
+        if go_out or (optimize and best >= 0):
+            cap = 0  # most cards the melds still to come can take
             for i in range(lvl, n):
                 cap += smax if i < n_sets else rmax
-            if cards - cap > 1:
+            # going out: they must take all but one card; optimizing: even taking the
+            # dearest cards left they must beat the best laying so far
+            if (go_out and cards - cap > 1) or (
+                    optimize and best >= 0 and pen - _dearest(rem, jrem, cap) > best):
                 lvl -= 1  # take it back and try the next candidate
                 fresh = False
     return best
