@@ -168,8 +168,11 @@ def prepare_out_dir(out: Path) -> Path:
     return out
 
 
-def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
-    """Play the run and write deals-*.parquet / games-*.parquet chunks, then run.json last."""
+def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> dict:
+    """Play the run and write deals-*.parquet / games-*.parquet chunks, then run.json last.
+    ``stop(deals, games)``, called with each chunk's tables, may end the run early (adaptive
+    precision); ``spec.count`` is then a cap, and the chunk size sets where it can stop, so
+    the same settings always stop at the same game."""
     import numba
 
     g = spec.game
@@ -184,6 +187,8 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
     out = prepare_out_dir(out)
     numba.set_num_threads(threads)
     chunk = spec.chunk_size or g.default_chunk(spec.deals_mode)
+    if stop is not None and runner.rotations:  # stop only after whole duplicate sets
+        chunk = -(-chunk // runner.rotations) * runner.rotations
     unit = "deals" if spec.deals_mode else "games"
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
@@ -192,6 +197,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
     bar = Progress(spec.count, unit, enabled=progress)
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
+    played = 0
     try:
         for k, first in enumerate(range(0, spec.count, chunk)):
             n = min(chunk, spec.count - first)
@@ -203,6 +209,9 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
             pending = pool.submit(_write_chunk, out, names, deals, games)
             files += names
             bar.advance(n)
+            played = first + n
+            if stop is not None and played < spec.count and stop(deals, games):
+                break
         if pending is not None:
             pending.result()
     finally:
@@ -212,7 +221,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
     info = {
         "game": g.name,
         "mode": unit,
-        unit: spec.count,
+        unit: played,
         "deal_rows": n_deal_rows,
         "seed": spec.seed,
         "rules": spec.rules,
@@ -228,9 +237,10 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None) -> dict:
         "numba": numba.__version__,
         "started_utc": started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 4),
-        "throughput": {f"{unit}_per_s": round(spec.count / wall, 1),
+        "throughput": {f"{unit}_per_s": round(played / wall, 1),
                        "deal_rows_per_s": round(n_deal_rows / wall, 1)},
         "files": files,
+        **({"precision": stop.summary()} if hasattr(stop, "summary") else {}),
         **spec.extra,
     }
     write_json_atomic(info, out / "run.json")

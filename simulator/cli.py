@@ -84,8 +84,14 @@ def cli():
               help="play N independent deals, dealer rotating (56 bid statistics)")
 @with_common
 @with_run_options
+@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
+              help="stop once the 95%% interval of --metric is this narrow (checked after "
+                   "each chunk); --games/--deals is then the cap (default 10,000,000)")
+@click.option("--metric", default=None,
+              help="per-game metric for --precision (default: the game's first; "
+                   "see docs/metrics.md)")
 def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-        debug_invariants, quiet, seating):
+        debug_invariants, quiet, seating, precision, metric):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
 
@@ -96,18 +102,31 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
                         (chunk_size, "--chunk-size")):
         _count(value, name)
     deals_mode = deals is not None
-    count = deals if deals_mode else (games if games is not None else 10_000)
+    default = 10_000 if precision is None else 10_000_000
+    count = deals if deals_mode else (games if games is not None else default)
+    stop = None
+    if precision is not None or metric is not None:
+        from simulator.precision import PrecisionStop
+
+        if precision is None:
+            raise UsageError("--metric is used with --precision")
+        stop = PrecisionStop(g, precision, metric, deals_mode)
     rules = _rules(g, players, rule_opts)
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
                    threads=threads, chunk_size=chunk_size, debug=debug_invariants,
                    seating=seating)
     out = out or default_out(game, "deals" if deals_mode else "games", seed)
-    info = run_batch(spec, out, progress=False if quiet else None)
+    info = run_batch(spec, out, progress=False if quiet else None, stop=stop)
     if not quiet:
         unit = info["mode"]
         click.echo(f"{info[unit]:,} {unit} ({info['deal_rows']:,} deal rows) in "
                    f"{info['wall_time_s']:.2f} s = {info['throughput'][f'{unit}_per_s']:,.0f} "
                    f"{unit}/s -> {out}")
+        if stop is not None:
+            p = info["precision"]
+            state = "reached" if p["reached"] else "NOT reached (cap hit)"
+            click.echo(f"{p['metric']} = {p['estimate']:.6g} +/- {p['half_width']:.3g} "
+                       f"(95%) from {p['n']:,} {unit}: target {precision:g} {state}")
 
 
 @cli.command()
@@ -152,8 +171,12 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out)
               help="games per setting (the same deals for every setting)")
 @with_common
 @with_run_options
+@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
+              help="play each setting until the 95%% interval of --metric is this narrow; "
+                   "--games is then the cap per setting")
+@click.option("--metric", default=None, help="per-game metric for --precision")
 def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-          debug_invariants, quiet, seating):
+          debug_invariants, quiet, seating, precision, metric):
     """Run a grid of settings on the same seed, then print the game's study over them."""
     from importlib import import_module
 
@@ -167,10 +190,20 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     base = list(rule_opts) if players is None else [f"players={players}", *rule_opts]
     g.rules.resolve(base)
     settings = expand(g, base, list(strategy_opts), [parse_vary(v) for v in vary])
+    factory = None
+    if precision is not None or metric is not None:
+        from simulator.precision import PrecisionStop
+
+        if precision is None:
+            raise UsageError("--metric is used with --precision")
+        PrecisionStop(g, precision, metric, False)  # checks both before anything runs
+
+        def factory():
+            return PrecisionStop(g, precision, metric, False)
     out = out or default_out(game, "sweep", seed)
     info = run_sweep(g, settings, _seed(seed), games, out, threads=threads,
                      chunk_size=chunk_size, debug=debug_invariants, seating=seating,
-                     progress=False if quiet else None)
+                     progress=False if quiet else None, stop_factory=factory)
     from analysis.sweep import write_sweep_table
 
     table = write_sweep_table(out)
@@ -178,7 +211,8 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
         import polars as pl
 
         for row in info["settings"]:
-            click.echo(f"{row['folder']}: {row['label']}  ({row['wall_time_s']:.1f} s)")
+            click.echo(f"{row['folder']}: {row['label']}  ({row['games']:,} games, "
+                       f"{row['wall_time_s']:.1f} s)")
         shown = table.select(
             "label", "metric", "n",
             pl.format("{} [{}, {}]", *(pl.col(c).round(4) for c in ("estimate", "lo", "hi")))
@@ -202,8 +236,11 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
               help="boards per match: each is played once from every seat")
 @with_common
 @with_run_options
+@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
+              help="play as many boards as every match's win-rate interval needs to be this "
+                   "narrow (95%%); --games is then the cap")
 def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-            debug_invariants, quiet, seating):
+            debug_invariants, quiet, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
     score difference with paired 95% intervals, tests, and a rating."""
     from simulator.batch import default_out
@@ -218,7 +255,7 @@ def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk
     out = out or default_out(game, "compare", seed)
     info = run_compare(g, rules, list(strategy_opts), _seed(seed), games, out, threads=threads,
                        chunk_size=chunk_size, debug=debug_invariants,
-                       progress=False if quiet else None)
+                       progress=False if quiet else None, precision=precision)
     from analysis.compare import study
 
     tables = study(out)
@@ -229,7 +266,12 @@ def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk
     with pl.Config(tbl_rows=200, tbl_cols=20, tbl_width_chars=200, fmt_str_lengths=60,
                    float_precision=4, tbl_hide_dataframe_shape=True,
                    tbl_hide_column_data_types=True):
-        click.echo(f"{games:,} boards per match, each from all {info['teams']} seats "
+        if precision is not None:
+            p = info["precision"]
+            state = "reached" if p["reached"] else "NOT reached (cap hit)"
+            click.echo(f"precision: widest win-rate half-width {p['half_width']:.4f} "
+                       f"(target {precision:g}) {state} after {p['passes']} passes")
+        click.echo(f"{info['games']:,} boards per match, each from all {info['teams']} seats "
                    f"(seed {info['seed']}); win = share of games won (ties half), diff = "
                    "total against the other teams, both from the first strategy's side:")
         click.echo(tables["pairs"])

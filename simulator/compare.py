@@ -58,15 +58,58 @@ def plan(game, rules, texts: list[str]) -> list[Seating]:
 
 
 def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path, *,
-                threads=None, chunk_size=None, debug=False, progress=None) -> dict:
-    import datetime as _dt
+                threads=None, chunk_size=None, debug=False, progress=None,
+                precision: float | None = None) -> dict:
+    """Play every seating of every match for ``count`` boards into ``out``. With
+    ``precision``, ``count`` is a cap: a first pass of min(count, 2,000) boards estimates how
+    many boards every match's win-rate interval needs to be that narrow, and the comparison
+    is played again with that many (repeated while an estimate falls short; each pass is
+    seeded the same, so the passes' first boards coincide and the result is reproducible)."""
+    import math
+    import shutil
 
-    from simulator.batch import RunSpec, prepare_out_dir, run
-    from simulator.tables import write_json_atomic
+    from simulator.batch import prepare_out_dir
 
     texts = check_strategies(game, rules, texts)
-    seatings = plan(game, rules, texts)
+    if precision is not None and not (0 < precision < 1):
+        raise UsageError(f"--precision {precision}: the win rate's 95% half-width, "
+                         "between 0 and 1")
     out = prepare_out_dir(out)
+    if precision is None:
+        return _play(game, rules, texts, seed, count, out, threads, chunk_size, debug,
+                     progress)
+    from analysis.compare import study
+
+    boards, passes = min(count, 2000), 0
+    while True:
+        passes += 1
+        folder = out / ".passes" / str(passes)
+        info = _play(game, rules, texts, seed, boards, folder, threads, chunk_size, debug,
+                     progress)
+        pairs = study(folder)["pairs"]
+        half = max((h - lo) / 2 for h, lo in pairs.filter(pairs["metric"] == "win")
+                   .select("hi", "lo").iter_rows())
+        if half <= precision or boards >= count:
+            break
+        boards = min(count, max(boards + 1, math.ceil(boards * 1.1 * (half / precision) ** 2)))
+    for item in folder.iterdir():
+        shutil.move(str(item), out / item.name)
+    shutil.rmtree(out / ".passes")
+    info["precision"] = {"metric": "win", "target_half_width": precision, "half_width": half,
+                         "boards": boards, "passes": passes, "reached": half <= precision}
+    from simulator.tables import write_json_atomic
+
+    write_json_atomic(info, out / "compare.json")
+    return info
+
+
+def _play(game, rules, texts, seed, count, out, threads, chunk_size, debug, progress) -> dict:
+    import datetime as _dt
+
+    from simulator.batch import RunSpec, run
+    from simulator.tables import write_json_atomic
+
+    seatings = plan(game, rules, texts)
     started = _dt.datetime.now(_dt.timezone.utc)
     runs = []
     for s in seatings:

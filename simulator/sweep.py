@@ -123,8 +123,9 @@ def expand(game, rule_opts: list[str], strategies: list[str], axes: list[Axis]) 
 
 def run_sweep(game, settings: list[Setting], seed: int, count: int, out: Path, *,
               threads=None, chunk_size=None, debug=False, seating="auto",
-              progress: bool | None = None) -> dict:
-    """Play every setting into ``out/sNNN`` and write ``out/sweep.json`` last."""
+              progress: bool | None = None, stop_factory=None) -> dict:
+    """Play every setting into ``out/sNNN`` and write ``out/sweep.json`` last.
+    ``stop_factory()`` gives each setting its own early stop (adaptive precision)."""
     import datetime as _dt
 
     from simulator.batch import RunSpec, prepare_out_dir, run
@@ -138,9 +139,12 @@ def run_sweep(game, settings: list[Setting], seed: int, count: int, out: Path, *
                        chunk_size=chunk_size, debug=debug, seating=seating,
                        extra={"sweep_setting": {"index": s.index, "values": s.values,
                                                 "label": s.label}})
-        info = run(spec, out / s.folder, progress=progress)
+        info = run(spec, out / s.folder, progress=progress,
+                   stop=stop_factory() if stop_factory is not None else None)
         rows.append({"index": s.index, "folder": s.folder, "label": s.label,
-                     "values": s.values, "wall_time_s": info["wall_time_s"]})
+                     "values": s.values, "games": info["games"],
+                     "wall_time_s": info["wall_time_s"],
+                     **({"precision": info["precision"]} if "precision" in info else {})})
     info = {"game": game.name, "seed": seed, "games": count,
             "started_utc": started.isoformat(timespec="seconds"), "settings": rows}
     write_json_atomic(info, out / "sweep.json")
