@@ -281,6 +281,25 @@ def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk
     click.echo(f"tables written to {out / 'studies'}")
 
 
+@cli.command()
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="folder for report.html, report.md and the figures "
+                   "(default: <first folder>/report)")
+@click.option("--title", default="cardsim report", show_default=True)
+def report(dirs, out, title):
+    """HTML and Markdown report of finished runs, sweeps and comparisons (runs of one game
+    are drawn together, e.g. several Hand and Foot schedules)."""
+    from analysis.report import build, write
+
+    out = Path(out) if out is not None else Path(dirs[0]) / "report"
+    try:
+        html_path, md_path = write(build(dirs), out, title)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    click.echo(f"report: {html_path} and {md_path}")
+
+
 class _LazyGroup(click.Group):
     """Subcommands that live in other modules ("module:attr"), imported only when used, so
     each game keeps its study commands in its own package."""
