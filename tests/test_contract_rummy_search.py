@@ -78,6 +78,9 @@ def test_meld_of_jokers_only_refused():
     assert lay("JK JK JK JK", 0, 1)[0] == -1
     assert lay("JK JK JK JK JK 2S", 2, 0)[0] == -1  # six cards, but one set would be jokers
     assert lay("JK JK JK JK 2S 3S", 2, 0)[0] == 0
+    # one natural cannot anchor two runs, even when the jokers could cover its window
+    assert lay("JK JK JK JK JK JK 7S", 0, 2, min_run=3, max_meld=0)[0] == -1
+    assert lay("JK JK JK JK JK JK 7S 9H", 0, 2, min_run=3, max_meld=0)[0] == 0
 
 
 def test_runs_distinct_refuses_two_spade_runs():
