@@ -74,19 +74,22 @@ def pair_table(games: pl.DataFrame, info: dict) -> pl.DataFrame:
     fair = 1.0 / info["teams"]
     pairs = {r["pair"]: (names[r["a"]], names[r["b"]]) for r in info["runs"]}
     rows = []
-    for pair, part in games.group_by("pair", maintain_order=True):
-        boards = part.group_by("game_index").agg(pl.col("win").mean(), pl.col("diff").mean())
-        n = boards.height
+    for pair in sorted(games["pair"].unique().to_list()):
+        # numpy on a fixed row order: the same numbers to the last bit on every run
+        part = games.filter(pl.col("pair") == pair).sort("rotation", "game_index")
+        k = part["rotation"].n_unique()
+        n = part.height // k
+        if n * k != part.height:
+            raise UsageError(f"comparison pair {pair}: its seatings played different boards")
         for metric, null in (("win", fair), ("diff", 0.0)):
-            mean = float(boards[metric].mean())
-            se = float(boards[metric].std()) / math.sqrt(n) if n > 1 else math.nan
+            by_rot = part[metric].to_numpy().reshape(k, n)  # row r: rotation r, board order
+            boards = by_rot.mean(axis=0)
+            mean = float(boards.mean())
+            se = float(boards.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
             # unpaired: the rotations' games as if each came from its own deals
-            by_rot = part.group_by("rotation").agg(pl.col(metric).var().alias("v"),
-                                                   pl.len().alias("m"))
-            k = by_rot.height
-            se_u = math.sqrt(sum(v / m for v, m in by_rot.select("v", "m").iter_rows()
-                                 if v is not None)) / k
-            a, b = pairs[pair[0]]
+            se_u = math.sqrt(float((by_rot.var(axis=1, ddof=1) / n).sum())) / k \
+                if n > 1 else math.nan
+            a, b = pairs[pair]
             rows.append({"a": a, "b": b, "metric": metric, "boards": n, "games": part.height,
                          "estimate": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se,
                          "null": null, "p_value": _z_p(mean, se, null),
@@ -105,9 +108,10 @@ def ratings(games: pl.DataFrame, info: dict, iterations: int = 500,
     k = len(names)
     wins = [[0.0] * k for _ in range(k)]
     pair_ab = {r["pair"]: (r["a"], r["b"]) for r in info["runs"]}
-    for (pair,), part in games.group_by("pair"):
+    for pair in sorted(pair_ab):
+        part = games.filter(pl.col("pair") == pair).sort("rotation", "game_index")
         a, b = pair_ab[pair]
-        w = float(part["win"].sum())
+        w = float(part["win"].to_numpy().sum())
         wins[a][b] += w
         wins[b][a] += part.height - w
     played = [sum(wins[i][j] + wins[j][i] for j in range(k)) for i in range(k)]

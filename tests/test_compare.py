@@ -159,3 +159,17 @@ def test_compare_command_end_to_end(tmp_path):
     ranking = pl.read_parquet(out / "studies" / "compare-ratings.parquet")
     assert ranking["strategy"][-1] == "random"
     assert "ranking" in p.stdout
+
+
+def test_comparison_and_sweep_are_reproducible_from_their_seed(tmp_path):
+    from simulator.api import compare, sweep
+
+    a = compare("fifty-six", ["evaluator", "aggressive"], games=200, seed=8, threads=1,
+                out=tmp_path / "a")
+    b = compare("fifty-six", ["evaluator", "aggressive"], games=200, seed=8, threads=2)
+    assert a["pairs"].equals(b["pairs"]) and a["ratings"].equals(b["ratings"])
+    c = compare("fifty-six", ["evaluator", "aggressive"], games=200, seed=9)
+    assert not a["pairs"].equals(c["pairs"])
+    s1 = sweep("fifty-six", {"all.margin": [0, 3]}, games=100, seed=4, threads=1)
+    s2 = sweep("fifty-six", {"all.margin": [0, 3]}, games=100, seed=4, threads=2)
+    assert s1.equals(s2)
