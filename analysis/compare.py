@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analysis.io import read_info
@@ -27,6 +28,52 @@ OUTCOME = {
     "hand-and-foot": ("total_team{}", True, "winner_team"),
     "contract-rummy": ("total_seat{}", False, "winner"),
 }
+
+
+def _deal_values_56(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, team): share of the game's deals in which the team held the contract, and
+    how often it made the contracts it held."""
+    parts = []
+    for t in range(teams):
+        held = pl.col("bidding_team") == t
+        parts.append(deals.group_by("game_index").agg(
+            held.cast(pl.Float64).mean().alias("held"),
+            pl.col("made").filter(held).cast(pl.Float64).mean().alias("made_when_held"))
+            .with_columns(pl.lit(t).alias("team")))
+    return pl.concat(parts)
+
+
+def _deal_values_hf(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, team): mean deal score, mean turn of the initial meld, share of deals the
+    team went out in."""
+    return deals.group_by("game_index", "team").agg(
+        pl.col("score").cast(pl.Float64).mean().alias("deal_score"),
+        pl.col("initial_meld_turn").cast(pl.Float64).mean().alias("initial_meld_turn"),
+        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
+
+
+def _deal_values_cr(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, seat): mean penalty per deal, share of deals with the contract down, share
+    of deals the player went out in."""
+    return deals.group_by("game_index", pl.col("seat").alias("team")).agg(
+        pl.col("penalty").cast(pl.Float64).mean().alias("penalty"),
+        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down"),
+        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
+
+
+# per-deal metrics of a team, compared as (A's value - the B teams' mean) per game
+DEAL_VALUES = {"fifty-six": _deal_values_56, "hand-and-foot": _deal_values_hf,
+               "contract-rummy": _deal_values_cr}
+
+
+def _side_of(values: pl.DataFrame, a: int, teams: int) -> pl.DataFrame:
+    names = [c for c in values.columns if c not in ("game_index", "team")]
+    own = values.filter(pl.col("team") == a).drop("team")
+    rest = values.filter(pl.col("team") != a).group_by("game_index").agg(
+        [pl.col(m).mean() for m in names])
+    joined = own.join(rest, on="game_index", suffix="__rest")
+    return joined.select("game_index", *[(pl.col(m) - pl.col(f"{m}__rest")).alias(f"deal:{m}")
+                                         for m in names])
 
 
 def load(compare_dir) -> tuple[pl.DataFrame, dict]:
@@ -50,13 +97,18 @@ def load(compare_dir) -> tuple[pl.DataFrame, dict]:
             [pl.col(col.format(t)) for t in others])
         # a null winner is a tie for first: half a win when A is among the tied
         tie_with_a = pl.col(winner).is_null() & (pl.col(col.format(a)) == best_rest)
-        frames.append(g.select(
+        side = g.select(
             pl.lit(r["pair"]).alias("pair"), pl.lit(r["a_team"]).alias("rotation"),
             "game_index",
             pl.when(pl.col(winner) == a).then(1.0).when(tie_with_a).then(0.5).otherwise(0.0)
             .alias("win"),
-            (sign * (own - rest)).alias("diff")))
-    return pl.concat(frames), info
+            (sign * (own - rest)).alias("diff"))
+        deal_files = sorted((compare_dir / r["folder"]).glob("deals-*.parquet"))
+        if deal_files:
+            values = DEAL_VALUES[info["game"]](pl.read_parquet(deal_files), teams)
+            side = side.join(_side_of(values, a, teams), on="game_index", how="left")
+        frames.append(side)
+    return pl.concat(frames, how="diagonal"), info
 
 
 def _z_p(mean: float, se: float, null: float) -> float:
@@ -81,16 +133,21 @@ def pair_table(games: pl.DataFrame, info: dict) -> pl.DataFrame:
         n = part.height // k
         if n * k != part.height:
             raise UsageError(f"comparison pair {pair}: its seatings played different boards")
-        for metric, null in (("win", fair), ("diff", 0.0)):
-            by_rot = part[metric].to_numpy().reshape(k, n)  # row r: rotation r, board order
+        metrics = [("win", fair), ("diff", 0.0)] + [
+            (c, 0.0) for c in part.columns if c.startswith("deal:")]
+        for metric, null in metrics:
+            by_rot = part[metric].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(k, n)
+            # a board counts when every seating has a value (e.g. a team held a contract)
+            by_rot = by_rot[:, ~np.isnan(by_rot).any(axis=0)]
+            m = by_rot.shape[1]
             boards = by_rot.mean(axis=0)
-            mean = float(boards.mean())
-            se = float(boards.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+            mean = float(boards.mean()) if m else math.nan
+            se = float(boards.std(ddof=1)) / math.sqrt(m) if m > 1 else math.nan
             # unpaired: the rotations' games as if each came from its own deals
-            se_u = math.sqrt(float((by_rot.var(axis=1, ddof=1) / n).sum())) / k \
-                if n > 1 else math.nan
+            se_u = math.sqrt(float((by_rot.var(axis=1, ddof=1) / m).sum())) / k \
+                if m > 1 else math.nan
             a, b = pairs[pair]
-            rows.append({"a": a, "b": b, "metric": metric, "boards": n, "games": part.height,
+            rows.append({"a": a, "b": b, "metric": metric, "boards": m, "games": part.height,
                          "estimate": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se,
                          "null": null, "p_value": _z_p(mean, se, null),
                          "unpaired_half_width": Z95 * se_u,

@@ -153,7 +153,8 @@ def test_compare_command_end_to_end(tmp_path):
     first = [d.filter(pl.col("deal_index") == 0).sort("game_index") for d in (d0, d1)]
     assert first[0]["dealer"].equals(first[1]["dealer"]) and g0.height == 300
     pairs = pl.read_parquet(out / "studies" / "compare-pairs.parquet")
-    assert pairs.height == 3 * 2
+    assert pairs.height == 3 * 4  # win, diff and two per-deal metrics of 56
+    assert set(pairs["metric"]) == {"win", "diff", "deal:held", "deal:made_when_held"}
     vs_random = pairs.filter((pl.col("b") == "random") & (pl.col("metric") == "win"))
     assert (vs_random["estimate"] > 0.9).all()  # the heuristics beat random play
     ranking = pl.read_parquet(out / "studies" / "compare-ratings.parquet")
@@ -173,3 +174,16 @@ def test_comparison_and_sweep_are_reproducible_from_their_seed(tmp_path):
     s1 = sweep("fifty-six", {"all.margin": [0, 3]}, games=100, seed=4, threads=1)
     s2 = sweep("fifty-six", {"all.margin": [0, 3]}, games=100, seed=4, threads=2)
     assert s1.equals(s2)
+
+
+def test_per_deal_metrics_are_a_minus_the_other_teams():
+    from analysis.compare import _deal_values_hf, _side_of
+
+    deals = pl.DataFrame({
+        "game_index": [0, 0, 0, 0, 0, 0], "team": [0, 1, 2, 0, 1, 2],
+        "score": [100, 40, 10, 300, 20, 30], "initial_meld_turn": [3, 5, None, 7, 9, 4],
+        "went_out": [True, False, False, False, False, True]})
+    side = _side_of(_deal_values_hf(deals, 3), 0, 3).row(0, named=True)
+    assert side["deal:deal_score"] == pytest.approx(200 - (30 + 20) / 2)
+    assert side["deal:initial_meld_turn"] == pytest.approx(5 - (7 + 4) / 2)  # nulls skipped
+    assert side["deal:went_out"] == pytest.approx(0.5 - (0 + 0.5) / 2)
