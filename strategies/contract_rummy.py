@@ -22,7 +22,7 @@ from numba import njit
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DRAW, JOKER, LAY, LAYOFF, OP_LAYOFF, OP_SWAP,
     P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
-    V_OFFER, V_OWN_TURN, V_SEAT, code_op, fits_table, would_lay,
+    V_OFFER, V_OFFER_LAYS, V_OWN_TURN, V_SEAT, V_TOP_LAYS, code_op, fits_table, would_lay,
 )
 from simulator.rng import below
 from simulator.strategy import Param, StrategyDef
@@ -44,6 +44,14 @@ def _index_of(legal, code):
         if legal[1 + i] == code:
             return i
     return -1
+
+
+@njit(cache=True, inline="always")
+def _lays(mine, public, known, c):
+    """Would card ``c`` let the hand lay its contract? (The kernel's answer when it gave one.)"""
+    if known >= 0:
+        return known == 1
+    return would_lay(mine, public, c)
 
 
 @njit(cache=True)
@@ -80,7 +88,7 @@ def heuristic_draw(mine, public, private, legal, params, rng):
         if i_top >= 0 and fits_table(public, top):
             return i_top
         return _index_of(legal, D_STOCK)
-    if i_top >= 0 and would_lay(mine, public, top):
+    if i_top >= 0 and _lays(mine, public, private[V_TOP_LAYS], top):
         return i_top
     if params[DEEP] >= 0.5:
         best = -1
@@ -107,7 +115,7 @@ def heuristic_buy(mine, public, private, legal, params, rng):
         return 1
     if policy < BUY_COMPLETES - 0.5 or public[P_DOWN + private[V_SEAT]] == 1:
         return 0
-    if would_lay(mine, public, c):
+    if _lays(mine, public, private[V_OFFER_LAYS], c):
         return 1
     if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, c) >= 10.0:
         return 1

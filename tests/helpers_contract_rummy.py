@@ -95,7 +95,7 @@ class Position:
     # -- asking the kernel
     def lay(self, seat=0):
         """(penalty left, melds as text) of lay_contract, or (-1, None)."""
-        pen = int(K.lay_of(self.hands[seat], self.info, self.lay_out))
+        pen = int(K.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
         if pen < 0:
             return pen, None
         k = int(self.info[K.I_NSETS] + self.info[K.I_NRUNS])

@@ -240,8 +240,9 @@ def test_buying_priority_and_penalty_card():
     maybe = np.zeros(8, np.bool_)
     # seat 0 passes the top discard (draws from the stock); seat 3 threw it: seats 1 and 2 may
     # buy, seat 1 first
+    ws = (p.info, p.work, p.rem, p.m1, p.stw, p.lay_out)
     st, _, _ = K.buy_round(0, 4, 3, sids, fns[1], p.hands, p.stock, p.public, p.private,
-                           p.legal, params, p.rngs, p.stats, p.rules, maybe, log, True)
+                           p.legal, params, p.rngs, p.stats, p.rules, maybe, *ws, log, True)
     assert st == K.OK
     assert "QH" in p.hand_text(1) and "6S" in p.hand_text(1)  # the discard + penalty card
     assert p.public[V.P_HAND_N + 1] == 12 and p.public[V.P_HAND_N + 2] == 10
@@ -251,12 +252,12 @@ def test_buying_priority_and_penalty_card():
     p.public[V.P_BUYS + 1] = 3
     p.pile("AC")
     K.buy_round(0, 4, 3, sids, fns[1], p.hands, p.stock, p.public, p.private, p.legal,
-                params, p.rngs, p.stats, p.rules, maybe, log, True)
+                params, p.rngs, p.stats, p.rules, maybe, *ws, log, True)
     assert "AC" in p.hand_text(2) and p.public[V.P_STOCK_N] == 1
     # a one-card stock: no buying (the player must still draw)
     p.pile("AD")
     K.buy_round(0, 4, 3, sids, fns[1], p.hands, p.stock, p.public, p.private, p.legal,
-                params, p.rngs, p.stats, p.rules, maybe, log, True)
+                params, p.rngs, p.stats, p.rules, maybe, *ws, log, True)
     assert p.public[V.P_PILE_N] == 1
 
 
@@ -266,8 +267,8 @@ def test_penalty_count_by_hand():
 
 
 def test_could_join_never_hides_a_laying():
-    """The kernel skips the contract search after drawing a card that could not join any meld;
-    that must never skip a hand that can lay its contract."""
+    """The kernel skips the contract search after drawing a card that could not join any meld,
+    or when the quick joker bound (could_lay) fails; neither may skip a hand that can lay."""
     rng = np.random.default_rng(5)
     deck = np.array(list(range(52)) * 2 + [52, 52])
     found = 0
@@ -279,6 +280,11 @@ def test_could_join_never_hides_a_laying():
             for c in deck[:11]:
                 h[c] += 1
             p.hands[0] = h
+            for extra in (0, 52, 5, 30):  # the quick bound never refuses a layable hand
+                h[extra] += 1
+                if not V.could_lay(h, ns, nr, 4, True, np.zeros(4, np.int64)):
+                    assert not p.can_lay(0)
+                h[extra] -= 1
             if p.can_lay(0):
                 continue
             for c in range(53):

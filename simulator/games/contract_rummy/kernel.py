@@ -21,13 +21,13 @@ from simulator.games.contract_rummy import outcomes as O
 from simulator.games.contract_rummy import rules as RU
 from simulator.games.contract_rummy import view as V
 from simulator.games.contract_rummy.search import (
-    MELD_W, can_lay_ws, is_valid_meld, lay_contract,
+    MELD_W, can_lay_ws, is_valid_meld, lay_contract_ws,
 )
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DISCARD, DRAW, JOKER, LAY, LAYOFF, LEGAL_LEN, M_CARDS, M_JOK,
     M_KEY, M_KIND, M_NAT, M_OWNER, MW, NCODES, P_BUYS, P_DOWN, P_DOWN_TURN, P_HAND_N, P_MELDS,
     P_NMELDS, P_PILE, P_PILE_N, P_STOCK_N, P_TURN, RUN, SET, STOP, V_FORCED, V_LAY_CARDS,
-    V_LAY_PEN, V_OFFER, V_OWN_TURN, V_TOP_TAKEN, bit, card_at, could_join, fits_table,
+    V_LAY_PEN, V_OFFER, V_OWN_TURN, V_TOP_TAKEN, bit, card_at, could_join, could_lay, fits_table,
     hand_penalty, layoff_code,
     rank_of_pos, run_ends, slot_open, swap_code,
 )
@@ -99,18 +99,37 @@ def _decide(kind, sids, fns, seat, hands, public, private, legal, params, rngs):
 
 
 @njit(cache=True)
-def lay_of(mine, info, out):
+def lay_of(mine, info, rem, m1, stw, out):
     """search.lay_contract on a hand (int64[53]): penalty left, or -1; melds in ``out``."""
-    return lay_contract(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS],
-                        info[I_MIN_RUN], info[I_MAX_MELD], info[I_ACE_LOW] == 1,
-                        info[I_DISTINCT] == 1, info[I_GO_OUT] == 1, out)
+    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
+                     m1):
+        return -1
+    return lay_contract_ws(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS],
+                           info[I_NRUNS], info[I_MIN_RUN], info[I_MAX_MELD],
+                           info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1, info[I_GO_OUT] == 1,
+                           rem, m1, stw, out)
 
 
 @njit(cache=True)
 def can_lay_of(mine, info, rem, m1, stw, out):
+    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
+                     m1):
+        return False
     return can_lay_ws(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS],
                       info[I_MIN_RUN], info[I_MAX_MELD], info[I_ACE_LOW] == 1,
                       info[I_DISTINCT] == 1, info[I_GO_OUT] == 1, rem, m1, stw, out)
+
+
+@njit(cache=True)
+def lays_with(mine, c, info, work, rem, m1, stw, out):
+    """1 if the hand with one more card ``c`` can lay the contract, else 0."""
+    if not could_join(mine, c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+                      info[I_ACE_LOW] == 1):
+        return 0
+    for k in range(NCODES):
+        work[k] = mine[k]
+    work[c] += 1
+    return 1 if can_lay_of(work, info, rem, m1, stw, out) else 0
 
 
 @njit(cache=True)
@@ -310,7 +329,7 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
 
 
 @njit(cache=True)
-def deep_ok(seat, i, hands, public, work, info, lay_out, down):
+def deep_ok(seat, i, hands, public, work, info, lay_out, rem, m1, stw, down):
     """May ``seat`` draw pile[i] and every card above it? The card must be melded this turn:
     before the contract, the laying of hand + taken cards (lay_contract's) must hold it;
     after, it must fit a meld on the table now."""
@@ -321,7 +340,7 @@ def deep_ok(seat, i, hands, public, work, info, lay_out, down):
         work[k] = hands[seat, k]
     for j in range(i, public[P_PILE_N]):
         work[public[P_PILE + j]] += 1
-    if lay_of(work, info, lay_out) < 0:
+    if lay_of(work, info, rem, m1, stw, lay_out) < 0:
         return False
     return layout_has(lay_out, info[I_NSETS] + info[I_NRUNS], c)
 
@@ -346,7 +365,7 @@ def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, do
             any_ok = can_lay_of(work, info, rem, m1, stw, lay_out)
         if any_ok:
             for i in range(pn - 2, -1, -1):
-                if deep_ok(seat, i, hands, public, work, info, lay_out, down):
+                if deep_ok(seat, i, hands, public, work, info, lay_out, rem, m1, stw, down):
                     n = _push(legal, n, D_DEEP + i)
     legal[0] = n
     return n
@@ -385,7 +404,7 @@ def _emit_cards(log, kind, arr, n, reverse):
 
 @njit(cache=True)
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
-              params, rngs, stats, rules, maybe, log, log_on):
+              params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
     penalty card from the stock (the first who wants it gets it). Returns (status, seat,
     value)."""
@@ -398,6 +417,9 @@ def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, priv
         if b == last_discarder or public[P_BUYS + b] >= rules[RU.R_BUY_LIMIT]:
             continue
         private[b, V_OFFER] = top
+        private[b, V.V_OFFER_LAYS] = -1
+        if sids[b] != 0 and public[P_DOWN + b] == 0:
+            private[b, V.V_OFFER_LAYS] = lays_with(hands[b], top, info, work, rem, m1, stw, out)
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
@@ -604,6 +626,10 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if log_on:
             emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
         # -- draw
+        private[seat, V.V_TOP_LAYS] = -1
+        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:
+            private[seat, V.V_TOP_LAYS] = lays_with(hands[seat], public[P_PILE + public[P_PILE_N] - 1],
+                                                    info, work, rem, m1, stw, lay_out)
         n = list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
                        wants_deep(sids[seat], params[seat]))
         i = _decide(DRAW, sids, draw_fns, seat, hands, public, private, legal, params, rngs)
@@ -614,7 +640,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if code == D_STOCK:
             status, es, ev = buy_round(seat, seats, last_discarder, sids, buy_fns, hands, stock,
                                        public, private, legal, params, rngs, stats, rules,
-                                       maybe, log, log_on)
+                                       maybe, info, work, rem, m1, stw, lay_out, log, log_on)
             if status != OK:
                 return status, es, ev
             c = stock_pop(stock, public)
@@ -642,7 +668,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if not down and maybe[seat]:
             pen = -1
             if forced >= 0 or can_lay_of(hands[seat], info, rem, m1, stw, lay_out):
-                pen = lay_of(hands[seat], info, lay_out)
+                pen = lay_of(hands[seat], info, rem, m1, stw, lay_out)
             maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
             if pen >= 0:
                 lay = True

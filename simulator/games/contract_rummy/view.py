@@ -19,7 +19,10 @@ Every decision function of a strategy has one signature (``DECISION_SIG``)::
   card count, whether and when their contract went down, buys, and every meld on the table;
 - ``private``: this player's own facts (``V_*``): seat, own turn, cards and penalty it would
   keep if it laid its contract now, the card a deep draw obliges it to lay off, the top
-  discard it took this turn (it may not throw it back), the discard on offer to buy;
+  discard it took this turn (it may not throw it back), the discard on offer to buy, and
+  whether the top discard (at DRAW) or the discard on offer (at BUY) would let it lay its
+  contract (1 / 0; -1: not computed -- the kernel skips it for ``random``; ``would_lay``
+  answers the same from public facts);
 - ``legal``: ``legal[0]`` = n, ``legal[1..n]`` the codes of the legal choices;
 - ``params``: the strategy's float64 parameters; ``rng``: the player's random stream.
 
@@ -83,8 +86,9 @@ P_PILE = P_MELDS + MAX_MELDS * MW  # [MAX_CARDS] the discard pile, bottom first
 P_LEN = P_PILE + MAX_CARDS
 
 # private[] layout (one row per seat)
-(V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER) = range(7)
-V_LEN = 8
+(V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER, V_TOP_LAYS,
+ V_OFFER_LAYS) = range(9)
+V_LEN = 12
 
 
 @njit(cache=True, inline="always")
@@ -224,5 +228,73 @@ def would_lay(mine, public, c):
         return False
     h = mine.copy()
     h[c] += 1
+    if not could_lay(h, nsets, nruns, min_run, ace_low, np.empty(4, np.int64)):
+        return False
     return can_lay(h[:52].reshape((4, 13)), h[JOKER], nsets, nruns, min_run, public[P_MAX_MELD],
                    ace_low, public[P_RUNS_DISTINCT] == 1, public[P_ALL_AT_ONCE] == 1)
+
+
+@njit(cache=True, inline="always")
+def _keep_smallest(best, k, v):
+    """Insert v into best[:k] (ascending, the k smallest so far)."""
+    if v >= best[k - 1]:
+        return
+    i = k - 1
+    while i > 0 and best[i - 1] > v:
+        best[i] = best[i - 1]
+        i -= 1
+    best[i] = v
+
+
+@njit(cache=True)
+def could_lay(mine, nsets, nruns, min_run, ace_low, best):
+    """A quick necessary condition for laying the contract: the jokers held cover the fewest
+    jokers the cheapest sets and runs would need, each counted alone (a set of rank r lacks
+    3 - (suits of r held) cards, at most once per card of r held; a run lacks min_run minus the
+    naturals in its best window, at most once per copy layer). False means surely not.
+    ``best``: int64 scratch of at least 4."""
+    j = mine[JOKER]
+    big = 1 << 30
+    need = 0
+    if nsets > 0:
+        for i in range(nsets):
+            best[i] = big
+        for r in range(13):
+            d = 0
+            c = 0
+            for s in range(4):
+                x = mine[s * 13 + r]
+                c += x
+                d += x > 0
+            for _ in range(min(c, nsets)):
+                _keep_smallest(best, nsets, max(0, 3 - d))
+        for i in range(nsets):
+            need += best[i]
+        if need > j:
+            return False
+    if nruns > 0:
+        for i in range(nruns):
+            best[i] = big
+        lo_p = 0 if ace_low else 1
+        for s in range(4):
+            b = s * 13
+            for layer in range(1, 4):
+                c = 0  # naturals of this layer in the window ending at q
+                found = False
+                for q in range(lo_p, 14):
+                    rq = 12 if (q == 0 or q == 13) else q - 1
+                    c += mine[b + rq] >= layer
+                    p = q - min_run
+                    if p >= lo_p:
+                        rp = 12 if (p == 0 or p == 13) else p - 1
+                        c -= mine[b + rp] >= layer
+                    if q - lo_p + 1 >= min_run and c > 0:
+                        found = True
+                        _keep_smallest(best, nruns, min_run - c)
+                if not found:
+                    break
+        for i in range(nruns):
+            need += best[i]
+        if need > j:
+            return False
+    return True
