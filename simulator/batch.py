@@ -168,11 +168,17 @@ def prepare_out_dir(out: Path) -> Path:
     return out
 
 
-def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> dict:
+def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
+        resume: bool = False) -> dict:
     """Play the run and write deals-*.parquet / games-*.parquet chunks, then run.json last.
     ``stop(deals, games)``, called with each chunk's tables, may end the run early (adaptive
     precision); ``spec.count`` is then a cap, and the chunk size sets where it can stop, so
-    the same settings always stop at the same game."""
+    the same settings always stop at the same game.
+
+    Every finished chunk is recorded in ``chunks.json`` (after its files are renamed into
+    place), beside ``run-spec.json``, the run's settings. ``resume=True`` continues a run that
+    died in ``out``: the settings must be the same, and only chunks missing from the record
+    are played, so the tables equal an uninterrupted run's."""
     import numba
 
     g = spec.game
@@ -183,31 +189,40 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> di
         )
     if spec.deals_mode and not g.supports_deals_mode:
         raise UsageError(f"--deals is not available for {g.name} (use --games)")
+    if resume and stop is not None:
+        raise UsageError("--resume cannot be combined with --precision")
     runner = Runner(spec)  # validates strategies before anything is written
-    out = prepare_out_dir(out)
-    numba.set_num_threads(threads)
     chunk = spec.chunk_size or g.default_chunk(spec.deals_mode)
     if stop is not None and runner.rotations:  # stop only after whole duplicate sets
         chunk = -(-chunk // runner.rotations) * runner.rotations
     unit = "deals" if spec.deals_mode else "games"
+    settings = _settings(spec, runner, chunk)
+    if resume:
+        out, done = _resume_state(Path(out), settings)
+    else:
+        out, done = prepare_out_dir(out), {}
+        write_json_atomic(settings, out / "run-spec.json")
+    resumed = len(done)
+    numba.set_num_threads(threads)
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
-    files = []
-    n_deal_rows = 0
     bar = Progress(spec.count, unit, enabled=progress)
+    bar.advance(sum(c["count"] for c in done.values()))
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
     played = 0
     try:
         for k, first in enumerate(range(0, spec.count, chunk)):
             n = min(chunk, spec.count - first)
+            if k in done:
+                played = first + n
+                continue
             deals, games = runner.play_chunk(first, n, threads)
-            n_deal_rows += deals.height
             if pending is not None:
                 pending.result()
             names = [f"deals-{k:06d}.parquet"] + ([] if games is None else [f"games-{k:06d}.parquet"])
-            pending = pool.submit(_write_chunk, out, names, deals, games)
-            files += names
+            done[k] = {"files": names, "count": n, "deal_rows": deals.height}
+            pending = pool.submit(_write_chunk, out, names, deals, games, dict(done))
             bar.advance(n)
             played = first + n
             if stop is not None and played < spec.count and stop(deals, games):
@@ -218,6 +233,9 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> di
         pool.shutdown(wait=True)
         bar.close()
     wall = time.perf_counter() - t0
+    order = sorted(done)
+    files = [f for k in order for f in done[k]["files"]]
+    n_deal_rows = sum(done[k]["deal_rows"] for k in order)
     info = {
         "game": g.name,
         "mode": unit,
@@ -240,6 +258,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> di
         "throughput": {f"{unit}_per_s": round(played / wall, 1),
                        "deal_rows_per_s": round(n_deal_rows / wall, 1)},
         "files": files,
+        **({"resumed_chunks": resumed} if resume else {}),
         **({"precision": stop.summary()} if hasattr(stop, "summary") else {}),
         **spec.extra,
     }
@@ -247,10 +266,47 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None) -> di
     return info
 
 
-def _write_chunk(out: Path, names, deals, games) -> None:
+def _settings(spec: RunSpec, runner: Runner, chunk: int) -> dict:
+    """What a resumed run must share with the run it continues (JSON round-tripped)."""
+    import json
+
+    doc = {"game": spec.game.name, "mode": "deals" if spec.deals_mode else "games",
+           "count": spec.count, "seed": spec.seed, "rules": spec.rules,
+           "strategies": runner.described, "rotations": runner.rotations,
+           "chunk_size": chunk, "debug_invariants": spec.debug}
+    return json.loads(json.dumps(doc))
+
+
+def _resume_state(out: Path, settings: dict) -> tuple[Path, dict]:
+    import json
+
+    if (out / "run.json").is_file():
+        raise UsageError(f"--resume {out}: the run is already finished (run.json exists)")
+    try:
+        before = json.loads((out / "run-spec.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(f"--resume {out}: no run-spec.json (not a cardsim run folder)") \
+            from None
+    for key in settings:
+        if before.get(key) != settings[key]:
+            raise UsageError(f"--resume {out}: '{key}' differs from the interrupted run "
+                             f"(it had {json.dumps(before.get(key))[:200]})")
+    try:
+        recorded = json.loads((out / "chunks.json").read_text())
+    except (OSError, ValueError):
+        recorded = {}
+    done = {int(k): v for k, v in recorded.items()
+            if all((out / f).is_file() for f in v["files"])}
+    for stray in out.glob("*.tmp"):  # a chunk cut off mid-write
+        stray.unlink()
+    return out, done
+
+
+def _write_chunk(out: Path, names, deals, games, done: dict) -> None:
     write_parquet_atomic(deals, out / names[0])
     if games is not None:
         write_parquet_atomic(games, out / names[1])
+    write_json_atomic({str(k): v for k, v in done.items()}, out / "chunks.json")
 
 
 def default_out(game: str, unit: str, seed: int) -> Path:

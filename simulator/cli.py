@@ -90,8 +90,11 @@ def cli():
 @click.option("--metric", default=None,
               help="per-game metric for --precision (default: the game's first; "
                    "see docs/metrics.md)")
+@click.option("--resume", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="continue an interrupted run in DIR (same options): only its missing "
+                   "chunks are played")
 def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-        debug_invariants, quiet, seating, precision, metric):
+        debug_invariants, quiet, seating, precision, metric, resume):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
 
@@ -115,8 +118,11 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
                    threads=threads, chunk_size=chunk_size, debug=debug_invariants,
                    seating=seating)
-    out = out or default_out(game, "deals" if deals_mode else "games", seed)
-    info = run_batch(spec, out, progress=False if quiet else None, stop=stop)
+    if resume is not None and out is not None:
+        raise UsageError("give either --out or --resume (the folder to continue), not both")
+    out = resume or out or default_out(game, "deals" if deals_mode else "games", seed)
+    info = run_batch(spec, out, progress=False if quiet else None, stop=stop,
+                     resume=resume is not None)
     if not quiet:
         unit = info["mode"]
         click.echo(f"{info[unit]:,} {unit} ({info['deal_rows']:,} deal rows) in "
