@@ -25,8 +25,9 @@ def _fifty_six(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
         (~contract).cast(pl.Float64).mean().alias("all_pass_rate"),
         pl.col("calls").cast(pl.Float64).mean().alias("calls"))
     if games is not None:
+        # by strategy, not seat: with duplicate seating team 0 changes hands every game
         per = per.join(games.select(
-            "game_index", _win("winner_team").alias("team0_win"),
+            "game_index", _win("winner_strategy").alias("strategy0_win"),
             pl.col("deals").cast(pl.Float64)), on="game_index")
     return per
 
