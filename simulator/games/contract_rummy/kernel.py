@@ -329,25 +329,11 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
 
 
 @njit(cache=True)
-def deep_ok(seat, i, hands, public, work, info, lay_out, rem, m1, stw, down):
-    """May ``seat`` draw pile[i] and every card above it? The card must be melded this turn:
-    before the contract, the laying of hand + taken cards (lay_contract's) must hold it;
-    after, it must fit a meld on the table now."""
-    c = public[P_PILE + i]
-    if down:
-        return fits_table(public, c)
-    for k in range(NCODES):
-        work[k] = hands[seat, k]
-    for j in range(i, public[P_PILE_N]):
-        work[public[P_PILE + j]] += 1
-    if lay_of(work, info, rem, m1, stw, lay_out) < 0:
-        return False
-    return layout_has(lay_out, info[I_NSETS] + info[I_NRUNS], c)
-
-
-@njit(cache=True)
 def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep):
-    """Stock, the top discard, and (``deep``) every legal deep draw."""
+    """Stock, the top discard, and (``deep``) every legal deep draw: pile[i] and every card
+    above it, when pile[i] can be melded this turn -- before the contract, the laying of hand +
+    taken cards (lay_contract's, the fewest penalty points left) must hold it; after, it must
+    fit a meld on the table now."""
     n = 1
     legal[1] = D_STOCK
     pn = public[P_PILE_N]
@@ -355,18 +341,35 @@ def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, do
         n += 1
         legal[n] = D_TOP
     if deep and pn >= 2:
-        any_ok = True
-        if not down:
+        if down:
+            for i in range(pn - 2, -1, -1):
+                if fits_table(public, public[P_PILE + i]):
+                    n = _push(legal, n, D_DEEP + i)
+        else:
             # the whole pile with the hand: no laying there, none from a part of it
             for k in range(NCODES):
                 work[k] = hands[seat, k]
             for j in range(pn):
                 work[public[P_PILE + j]] += 1
-            any_ok = can_lay_of(work, info, rem, m1, stw, lay_out)
-        if any_ok:
-            for i in range(pn - 2, -1, -1):
-                if deep_ok(seat, i, hands, public, work, info, lay_out, rem, m1, stw, down):
-                    n = _push(legal, n, D_DEEP + i)
+            if can_lay_of(work, info, rem, m1, stw, lay_out):
+                # hand + pile[i:] for i from the top down; once it can lay it stays able
+                for k in range(NCODES):
+                    work[k] = hands[seat, k]
+                work[public[P_PILE + pn - 1]] += 1
+                able = can_lay_of(work, info, rem, m1, stw, lay_out)
+                kmeld = info[I_NSETS] + info[I_NRUNS]
+                for i in range(pn - 2, -1, -1):
+                    c = public[P_PILE + i]
+                    work[c] += 1
+                    if not able:
+                        if not can_lay_of(work, info, rem, m1, stw, lay_out):
+                            continue
+                        able = True
+                        n = _push(legal, n, D_DEEP + i)  # every laying now holds c
+                        continue
+                    if lay_of(work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
+                            lay_out, kmeld, c):
+                        n = _push(legal, n, D_DEEP + i)
     legal[0] = n
     return n
 
