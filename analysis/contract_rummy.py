@@ -141,7 +141,8 @@ def penalty_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
 
 def strategy_summary(deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
     names = strategy_names(info)
-    d = deals.with_columns(pl.col("seat").replace_strict(
+    by = "strategy" if "strategy" in deals.columns else "seat"
+    d = deals.with_columns(pl.col(by).replace_strict(
         dict(enumerate(names)), return_dtype=pl.Utf8).alias("strategy"))
     out = d.group_by(*CONTRACT_KEYS, "strategy").agg(
         pl.len().alias("n"), pl.col("down_turn").is_not_null().sum().alias("down"),
@@ -154,12 +155,22 @@ def strategy_summary(deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
                       "penalty_lo", "penalty_hi", "mean_down_turn").sort("deal_index", "strategy")
 
 
-def game_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+def game_summary(games: pl.DataFrame, deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    """Per strategy (its seat number in --strategy): game win rate and mean total. With
+    duplicate seating each strategy played every seat; its totals come from the deal rows."""
     names = strategy_names(info)
     rows = []
+    dup = "winner_strategy" in games.columns and info.get("rotations", 0)
+    last = deals.filter(pl.col("deal_index") == pl.col("deal_index").max())
     for s, name in enumerate(names):
-        g = games.select(pl.len().alias("n"), (pl.col("winner") == s).sum().alias("wins"),
-                         *_mean_ci(f"total_seat{s}", "total"))
+        if dup:
+            wins = games.select((pl.col("winner_strategy") == s).sum().alias("wins"))
+            tot = last.filter(pl.col("strategy") == s).select(
+                pl.len().alias("n"), *_mean_ci("cumulative", "total"))
+            g = pl.concat([tot, wins], how="horizontal")
+        else:
+            g = games.select(pl.len().alias("n"), (pl.col("winner") == s).sum().alias("wins"),
+                             *_mean_ci(f"total_seat{s}", "total"))
         rows.append(g.with_columns(pl.lit(s).alias("seat"), pl.lit(name).alias("strategy")))
     out = pl.concat(rows).with_columns(*_wilson("wins", "n", "win_rate"), pl.lit(arm).alias("arm"))
     return out.select("arm", "seat", "strategy", "n", "wins", "win_rate", "win_rate_lo",
@@ -178,7 +189,7 @@ def completion_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
         parts["out_turns"].append(out_turn_distribution(deals, arm))
         parts["penalty"].append(penalty_summary(deals, arm))
         parts["strategies"].append(strategy_summary(deals, info, arm))
-        parts["games"].append(game_summary(games, info, arm))
+        parts["games"].append(game_summary(games, deals, info, arm))
     return {k: pl.concat(v) for k, v in parts.items()}
 
 

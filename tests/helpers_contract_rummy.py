@@ -34,7 +34,7 @@ class Position:
         owners, _ = K.new_state(6)
         (self.hands, self.stock, self.deck, self.public, self.private, self.legal, self.rngs,
          self.stats, self.params, self.lay_out, self.comp, self.work, self.info, self.rem,
-         self.m1, self.stw) = owners
+         self.m1, self.stw, _) = owners
         self.owners = owners
         self.players = players
         self.public[V.P_PLAYERS] = players

@@ -30,7 +30,7 @@ def test_rules_list_every_option_and_bad_values_fail_in_one_line():
     for args, needle in ((["--rule", "contracts=2q:10"], "rule 'contracts'"),
                          (["--players", "9"], "rule 'players'"),
                          (["--strategy", "0=hold_for_more:patience=3"], "no parameter"),
-                         (["--seating", "duplicate", "--strategy", "0=random"], "duplicate")):
+                         (["--games", "6", "--strategy", "0=random"], "multiple of 4")):
         p = cardsim("run", "contract-rummy", "--games", "4", "--quiet", *args)
         assert p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1, p.stderr
 

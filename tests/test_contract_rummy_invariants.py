@@ -16,7 +16,7 @@ from tests.test_contract_rummy_replay import OPTIONS, STRATS, resolve
 def test_conservation_and_tables(opts, seed, strats):
     rules = resolve(opts)
     p = rules["players"]
-    n = 12
+    n = 3 * p  # duplicate seating when the strategies differ: sets of p games
     spec = [f"{s}={strats[s]}" for s in range(p)]
     deals, games = Runner(RunSpec(GAME, rules, spec, seed=seed, count=n, debug=True)
                           ).play_chunk(0, n, 2)
@@ -64,7 +64,29 @@ def test_same_tables_for_any_threads_and_chunks(tmp_path):
         db = pl.read_parquet(sorted((tmp_path / "b").glob(f"{kind}-*.parquet")))
         assert da.equals(db)
         frames[kind] = da
-    other = Runner(RunSpec(GAME, rules, spec, seed=10, count=5)).play_chunk(0, 5, 2)[0]
-    same = Runner(RunSpec(GAME, rules, spec, seed=9, count=5)).play_chunk(0, 5, 1)[0]
+    other = Runner(RunSpec(GAME, rules, spec, seed=10, count=8)).play_chunk(0, 8, 2)[0]
+    same = Runner(RunSpec(GAME, rules, spec, seed=9, count=8)).play_chunk(0, 8, 1)[0]
     assert not other.equals(same)
-    assert same.equals(frames["deals"].filter(pl.col("game_index") < 5))
+    assert same.equals(frames["deals"].filter(pl.col("game_index") < 8))
+
+
+def test_duplicate_seating_plays_every_strategy_from_every_seat_on_the_same_deals():
+    rules = GAME.rules.resolve({})
+    spec = ["0=pile_hunter", "1=hold_for_more"]  # seats 2, 3: the default lay_down_at_once
+    runner = Runner(RunSpec(GAME, rules, spec, seed=5, count=8))
+    assert runner.rotations == 4
+    deals, games = runner.play_chunk(0, 8, 2)
+    assert games["rotation"].to_list() == [0, 1, 2, 3] * 2
+    d = deals.with_columns((pl.col("game_index") // 4).alias("board"),
+                           (pl.col("game_index") % 4).alias("rot"))
+    assert (d["strategy"] == (d["seat"] + d["rot"]) % 4).all()
+    same = d.group_by("board", "deal_index", "seat").agg(
+        pl.col("dealt_can_lay").n_unique().alias("a"), pl.col("dealer").n_unique().alias("b"))
+    assert (same["a"] == 1).all() and (same["b"] == 1).all()
+    won = games.filter(pl.col("winner").is_not_null())
+    assert (won["winner_strategy"] == (won["winner"] + won["rotation"]) % 4).all()
+    # the replay of a game of the run is that game (seating auto -> duplicate)
+    from simulator.games.contract_rummy.replay import play_one
+
+    _, rdeals, _ = play_one(GAME, rules, spec, 5, 6)
+    assert rdeals.equals(deals.filter(pl.col("game_index") == 6))

@@ -228,7 +228,7 @@ def test_the_top_discard_just_taken_cannot_be_thrown_back():
 
 def test_buying_priority_and_penalty_card():
     p = Position(buying=True)
-    rules_arr, sids, fns, params = GAME.prepare(
+    rules_arr, sids, fns, params, _ = GAME.prepare(
         p.rules_dict, *GAME.resolve_strategies(["lay_down_at_once:buy_policy=3"],
                                                p.rules_dict)[:2])
     for s in range(4):

@@ -22,6 +22,7 @@ class ContractRummy(GameStrategies):
     name = "contract-rummy"
     rules = RULES
     supports_deals_mode = False
+    supports_seating = True  # duplicate seating (rotations of strategies over seats)
     default_strategy = "lay_down_at_once"
     strategies_module = "strategies.contract_rummy"
     deal_columns = O.DEAL_COLUMNS
@@ -46,7 +47,7 @@ class ContractRummy(GameStrategies):
     def default_chunk(self, deals_mode: bool) -> int:
         return 20_000
 
-    def prepare(self, rules: dict, defs, params):
+    def prepare(self, rules: dict, defs, params, rotations: int = 0):
         from strategies.contract_rummy import BUILTIN_IDS
 
         sids = np.full(MAX_SEATS, -1, np.int64)
@@ -59,20 +60,20 @@ class ContractRummy(GameStrategies):
             fns.append(tuple(per_seat))
         padded = np.zeros((MAX_SEATS, params.shape[1]), np.float64)
         padded[: params.shape[0]] = params
-        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded)
+        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded), int(rotations)
 
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.games.contract_rummy.kernel import run_blocks
 
-        rules_arr, sids, fns, params = ctx
+        rules_arr, sids, fns, params, rot_k = ctx
         nb = len(starts)
         deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
         deal_n = np.zeros(nb, np.int64)
         game_rows = reuse(scratch, "game_rows", (int(ends[-1] - starts[0]), O.G_NCOLS))
         stopped = np.zeros(nb, np.int64)
         errs = np.zeros((nb, 5), np.int64)
-        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, starts, ends,
+        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, rot_k, starts, ends,
                    row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
                    game_rows, stopped, errs)
         return deal_cols, deal_n, game_rows, stopped, errs

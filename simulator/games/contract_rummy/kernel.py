@@ -78,21 +78,24 @@ def new_state(nparams):
     rem = np.zeros((4, 13), np.int64)  # search work arrays
     m1 = np.zeros(4, np.int64)
     stw = np.zeros((4, 3), np.int64)
+    seat_sids = np.zeros(MAX_SEATS, np.int64)  # this game's strategy of each seat (see play_game)
     owners = (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp,
-              work, info, rem, m1, stw)
+              work, info, rem, m1, stw, seat_sids)
     state = (borrow(hands), borrow(stock), borrow(deck), borrow(public), borrow(private),
              borrow(legal), borrow(rngs), borrow(stats), borrow(params), borrow(lay_out),
-             borrow(comp), borrow(work), borrow(info), borrow(rem), borrow(m1), borrow(stw))
+             borrow(comp), borrow(work), borrow(info), borrow(rem), borrow(m1), borrow(stw),
+             borrow(seat_sids))
     return owners, state
 
 
 @njit(cache=True, inline="always")
 def _decide(kind, sids, fns, seat, hands, public, private, legal, params, rngs):
+    """``sids[seat]``: a built-in's id, or -1 - t for plug-in strategy t (``fns[t]``)."""
     sid = sids[seat]
     if sid >= 0:
         return builtin_decision(kind, sid, hands[seat], public, private[seat], legal,
                                 params[seat], rngs[seat])
-    return fns[seat](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
+    return fns[-1 - sid](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
 
 
 # ---------------------------------------------------------------- contract search wrappers
@@ -516,11 +519,11 @@ def set_deal_info(rules, d, info, public):
 
 @njit(cache=True)
 def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row, log, log_on,
-              debug, preset):
+              debug, preset, smap):
     """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
     Returns (status, error seat, value)."""
     (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp, work,
-     info, rem, m1, stw) = st
+     info, rem, m1, stw, _) = st
     draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns = fns
     seats = rules[RU.R_PLAYERS]
     ncards = rules[RU.R_NCARDS]
@@ -630,7 +633,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
         # -- draw
         private[seat, V.V_TOP_LAYS] = -1
-        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:
+        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
             private[seat, V.V_TOP_LAYS] = lays_with(hands[seat], public[P_PILE + public[P_PILE_N] - 1],
                                                     info, work, rem, m1, stw, lay_out)
         n = list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
@@ -795,20 +798,38 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         r[O.D_BUYS] = stats[s, S_BUYS]
         r[O.D_LAY_OFFS] = stats[s, S_LAYOFFS]
         r[O.D_SWAPS] = stats[s, S_SWAPS]
+        r[O.D_STRATEGY] = smap[s]
         if log_on:
             emit(log, EV_SCORE, d, s, pen, totals[s], public[P_HAND_N + s], hands[s, JOKER])
     return OK, 0, 0
 
 
+@njit(cache=True, inline="always")
+def board_of(game_index, rot_k):
+    """Duplicate seating (rot_k > 0): games come in sets of rot_k that share their deals (the
+    same board), the strategies moving one seat on from game to game."""
+    return game_index // rot_k if rot_k > 0 else game_index
+
+
 @njit(cache=True)
-def play_game(seed_key, game_index, rules, sids, fns, st, deal_cols, row, row_end, game_row,
-              totals, log, log_on, debug, preset):
+def play_game(seed_key, game_index, rules, sids, fns, run_params, st, deal_cols, row, row_end,
+              game_row, totals, log, log_on, debug, preset, rot_k, smap):
     """Play game ``game_index``: its deal rows (one per seat) go to deal_cols[:, row:row_end].
-    Returns (status, rows written, error seat, error value)."""
+    Seat s is played by strategy smap[s] = (s + rotation) % players (rotation = game_index %
+    rot_k with duplicate seating, else 0). Returns (status, rows written, error seat, value)."""
     seats = rules[RU.R_PLAYERS]
     public = st[3]
     private = st[4]
     rngs = st[6]
+    params = st[8]
+    seat_sids = st[16]
+    rot = game_index % rot_k if rot_k > 0 else 0
+    for s in range(MAX_SEATS):
+        t = (s + rot) % seats if s < seats else s
+        smap[s] = t
+        seat_sids[s] = sids[t] if sids[t] >= 0 else -1 - t
+        for j in range(params.shape[1]):
+            params[s, j] = run_params[t, j]
     public[V.P_PLAYERS] = seats
     for s in range(MAX_SEATS):
         private[s, V.V_SEAT] = s
@@ -819,15 +840,15 @@ def play_game(seed_key, game_index, rules, sids, fns, st, deal_cols, row, row_en
     dealer0 = R.below(rngs[MAX_SEATS], seats)
     ndeals = rules[RU.R_DEALS]
     if log_on:
-        emit(log, EV_GAME, game_index, seats, dealer0, ndeals, 0, 0)
+        emit(log, EV_GAME, game_index, seats, dealer0, ndeals, rot, 0)
     capped = 0
     stalled = 0
     written = 0
     for d in range(ndeals):
         if row + seats > row_end:
             return ROWS_FULL, written, 0, 0
-        status, es, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, sids, fns, st,
-                                   totals, deal_cols, row, log, log_on, debug, preset)
+        status, es, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, seat_sids, fns,
+                                   st, totals, deal_cols, row, log, log_on, debug, preset, smap)
         if status != OK:
             return status, written, es, ev
         if log_on and log[0, 1] != 0:
@@ -852,6 +873,8 @@ def play_game(seed_key, game_index, rules, sids, fns, st, deal_cols, row, row_en
     game_row[O.G_PLAYERS] = seats
     game_row[O.G_DEALER] = dealer0
     game_row[O.G_WINNER] = winner if tied == 1 else -1
+    game_row[O.G_ROTATION] = rot
+    game_row[O.G_WINNER_STRATEGY] = smap[winner] if tied == 1 else -1
     game_row[O.G_TIED] = tied
     game_row[O.G_CAPPED] = capped
     game_row[O.G_STALLED] = stalled
@@ -869,7 +892,7 @@ FNS5 = types.Tuple((FNS, FNS, FNS, FNS, FNS))
 
 _BLOCK_SIG = types.void(
     types.uint64, types.int64[::1], types.boolean, types.int64[::1], FNS, FNS, FNS, FNS, FNS,
-    types.float64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.float64[:, ::1], types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int32[:, ::1], types.int64[::1], types.int32[:, ::1],
     types.int64[::1], types.int64[:, ::1],
 )
@@ -877,8 +900,8 @@ _BLOCK_SIG = types.void(
 
 @njit(_BLOCK_SIG, cache=True, parallel=True)
 def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns,
-               params, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows, stopped,
-               errs):
+               params, rot_k, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows,
+               stopped, errs):
     """Play games starts[b]..ends[b]-1 for every block b in parallel (the contract of the
     other games' kernels). errs[b] = (kind, game, seat, seat, value) of the first error."""
     nb = starts.shape[0]
@@ -887,17 +910,17 @@ def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns,
     no_preset = np.zeros(0, np.int32)
     for b in prange(nb):
         owners, st = new_state(params.shape[1])
-        owners[8][:, :] = params
         fns = (draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns)
         totals = np.zeros(MAX_SEATS, np.int64)
+        smap = np.zeros(MAX_SEATS, np.int64)
         row = row_starts[b]
         row_end = row_ends[b]
         stopped[b] = -1
         for g in range(starts[b], ends[b]):
-            key = R.game_key(seed, g)
-            status, nd, es, ev = play_game(key, g, rules, sids, fns, st, deal_cols, row,
+            key = R.game_key(seed, board_of(g, rot_k))
+            status, nd, es, ev = play_game(key, g, rules, sids, fns, params, st, deal_cols, row,
                                            row_end, game_rows[g - g0], totals, log, False,
-                                           debug, no_preset)
+                                           debug, no_preset, rot_k, smap)
             if status == ROWS_FULL:
                 stopped[b] = g
                 break
@@ -919,23 +942,24 @@ def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns,
 _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1],
                            types.int64[::1]))(
     types.uint64, types.int64, types.int64[::1], types.int64[::1], FNS5,
-    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int32[::1],
+    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int32[::1], types.int64,
 )
 
 
 @njit(_REPLAY_SIG, cache=True)
-def replay_game(seed, game_index, rules, sids, fns, params, log, debug, preset):
+def replay_game(seed, game_index, rules, sids, fns, params, log, debug, preset, rot_k):
     """One game with the event log on (the same play_game as the batch kernel). Returns
     (status, deal rows, game row, error detail (seat, seat, value))."""
     owners, st = new_state(params.shape[1])
-    owners[8][:, :] = params
+    smap = np.zeros(MAX_SEATS, np.int64)
     nrows = rules[RU.R_DEALS] * MAX_SEATS
     deal_cols = np.zeros((O.D_NCOLS, nrows), np.int32)
     game_row = np.zeros(O.G_NCOLS, np.int32)
     totals = np.zeros(MAX_SEATS, np.int64)
-    key = R.game_key(seed, game_index)
-    status, nd, es, ev = play_game(key, game_index, rules, sids, fns, st, deal_cols, 0, nrows,
-                                   game_row, totals, log, True, debug, preset)
+    key = R.game_key(seed, board_of(game_index, rot_k))
+    status, nd, es, ev = play_game(key, game_index, rules, sids, fns, params, st, deal_cols, 0,
+                                   nrows, game_row, totals, log, True, debug, preset, rot_k,
+                                   smap)
     keep_alive(owners)
     err = np.array([es, es, ev], np.int64)
     return status, deal_cols[:, :nd].copy(), game_row, err

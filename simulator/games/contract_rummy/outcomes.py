@@ -57,12 +57,14 @@ DEAL_COLUMNS = (
     Column("buys", pl.Int8, "discards bought (each with a penalty card)"),
     Column("lay_offs", pl.Int16, "cards laid off on melds (swapped-in naturals included)"),
     Column("swaps", pl.Int8, "jokers taken from runs by a swap"),
+    Column("strategy", pl.Int8, "strategy playing this seat in this game (its seat number in "
+                                "--strategy; differs from seat with duplicate seating)"),
 )
 (D_GAME, D_DEAL, D_SEAT, D_PLAYERS, D_DECKS, D_JOKERS, D_SETS, D_RUNS, D_DEALT, D_ALL_AT_ONCE,
  D_DEALER, D_FIRST, D_ORDER, D_TURNS, D_END, D_RESHUFFLES, D_OUT_SEAT, D_DEALT_CAN_LAY,
  D_DOWN_TURN, D_DOWN_DEAL_TURN, D_WENT_OUT, D_OUT_TURN, D_OWN_TURNS, D_PENALTY, D_CUMULATIVE,
  D_CARDS_LEFT, D_JOKERS_HELD, D_JOKERS_USED, D_PILE_CARDS, D_TOP_DRAWS, D_DEEP_DRAWS, D_BUYS,
- D_LAY_OFFS, D_SWAPS) = range(34)
+ D_LAY_OFFS, D_SWAPS, D_STRATEGY) = range(35)
 D_NCOLS = len(DEAL_COLUMNS)
 
 GAME_COLUMNS = (
@@ -74,11 +76,16 @@ GAME_COLUMNS = (
     Column("tied", pl.Int8, "seats sharing the lowest total (1: a sole winner)"),
     Column("capped_deals", pl.Int8, "deals that ended at the turn cap"),
     Column("stalled_deals", pl.Int8, "deals that stalled (stock exhausted)"),
+    Column("rotation", pl.Int8, "duplicate seating: seat s is played by strategy (s + rotation) "
+                                "% players (0 with fixed seating)"),
+    Column("winner_strategy", pl.Int8, "strategy (its seat number in --strategy) of the winner "
+                                       "(null on a tie)"),
 ) + tuple(Column(f"total_seat{s}", pl.Int32, f"game total of seat {s} (null: no such seat)")
           for s in range(MAX_SEATS))
-(G_GAME, G_DEALS, G_PLAYERS, G_DEALER, G_WINNER, G_TIED, G_CAPPED, G_STALLED) = range(8)
-G_TOTAL0 = 8
+(G_GAME, G_DEALS, G_PLAYERS, G_DEALER, G_WINNER, G_TIED, G_CAPPED, G_STALLED, G_ROTATION,
+ G_WINNER_STRATEGY) = range(10)
+G_TOTAL0 = 10
 G_NCOLS = len(GAME_COLUMNS)
 
 DEAL_NULL_IF_NEGATIVE = ("out_seat", "down_turn", "down_deal_turn", "out_turn")
-GAME_NULL_IF_NEGATIVE = ("winner",) + tuple(f"total_seat{s}" for s in range(MAX_SEATS))
+GAME_NULL_IF_NEGATIVE = ("winner", "winner_strategy") + tuple(f"total_seat{s}" for s in range(MAX_SEATS))

@@ -44,19 +44,26 @@ def meld_dict(kind: int, key: int, nat: int, jok: int) -> dict:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None):
-    """Play one game with logging on. Returns (events, deal_rows, game_row).
+             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
+             seating: str = "auto"):
+    """Play one game with logging on. Returns (events, deal_rows, game_row). ``seating`` as
+    in ``cardsim run`` (auto: duplicate seating when the seats' strategies differ), so game
+    ``game_index`` is the game of that run.
 
     ``preset_deck`` (card codes of the first deal in dealing order: one card at a time from
     the dealer's left, then the upcard, then the stock from its top) replaces its shuffle."""
+    from simulator.batch import seating_rotations
+
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
-    rules_arr, sids, fns, params_p = game.prepare(rules, defs, params)
+    rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
+    rules_arr, sids, fns, params_p, _ = game.prepare(rules, defs, params, rotations=rot_k)
     preset = np.zeros(0, np.int32) if preset_deck is None else np.asarray(preset_deck, np.int32)
     rows = 1 << 14
     while True:
         log = np.zeros((rows, K.LOG_W), np.int32)
         status, deal_cols, game_row, err = K.replay_game(
-            np.uint64(seed), game_index, rules_arr, sids, fns, params_p, log, debug, preset)
+            np.uint64(seed), game_index, rules_arr, sids, fns, params_p, log, debug, preset,
+            rot_k)
         if status != K.LOG_FULL:
             break
         rows *= 8
@@ -83,7 +90,8 @@ def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
         if kind == K.EV_GAME:
             events.append({"event": "game", "game": "contract-rummy", "seed": seed,
                            "game_index": game_index, "players": b, "first_dealer": c,
-                           "deals": d, "rules": dict(rules), "strategies": described})
+                           "deals": d, "rules": dict(rules), "strategies": described,
+                           "rotation": e})
         elif kind == K.EV_DEAL:
             deal = a
             melds = []
