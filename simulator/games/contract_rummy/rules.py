@@ -77,7 +77,7 @@ FIELDS = (
           allowed=f"auto or an integer 1..{MAX_DECKS}"),
     Field("jokers", "auto", "jokers added to the decks; auto: one per deck", kind="custom",
           parse=_auto_or_int(0, MAX_JOKERS), allowed=f"auto or an integer 0..{MAX_JOKERS}"),
-    Field("contracts", parse_contracts(DEFAULT_CONTRACTS),
+    Field("contracts", DEFAULT_CONTRACTS,
           "the deals in order, each SETSsRUNSr:CARDS (melds the contract asks for, cards "
           "dealt to each player)", kind="custom", parse=parse_contracts,
           allowed=CONTRACTS_ALLOWED),
@@ -112,6 +112,8 @@ def auto_decks(players: int) -> int:
 
 
 def check(v: dict) -> None:
+    if isinstance(v["contracts"], str):  # the default, as text
+        v["contracts"] = parse_contracts(v["contracts"])
     if v["decks"] == "auto":
         v["decks"] = auto_decks(v["players"])
     if v["jokers"] == "auto":
