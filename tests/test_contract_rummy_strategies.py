@@ -57,6 +57,12 @@ def test_an_illegal_answer_names_the_strategy_and_decision():
         runner.play_chunk(0, 2, 1)
     msg = str(e.value)
     assert "off_by_one" in msg and "discard" in msg and "seat 1" in msg
+    # duplicate seating: game 1 puts strategy 1 in seat 0, and the error still names it
+    runner = Runner(RunSpec(GAME, rules, ["1=off_by_one"], seed=1, count=4,
+                            registry={"off_by_one": bad}))
+    with pytest.raises(StrategyError) as e:
+        runner.play_chunk(1, 3, 1)
+    assert "off_by_one" in str(e.value) and "seat 0" in str(e.value)
 
 
 def test_discard_heuristic_keeps_jokers_and_pairs():

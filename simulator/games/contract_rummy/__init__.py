@@ -98,7 +98,9 @@ class ContractRummy(GameStrategies):
                     f"or a meld broke the rules; seat {seat}, detail {value})")
         decision = {K.BAD_DRAW: "draw", K.BAD_BUY: "buy", K.BAD_LAY: "lay",
                     K.BAD_LAYOFF: "layoff", K.BAD_DISCARD: "discard"}.get(kind, "?")
-        name = described[seat]["name"] if 0 <= seat < len(described) else "?"
+        # ``team``: the strategy playing the seat (its --strategy number; duplicate seating
+        # moves strategies between seats)
+        name = described[team]["name"] if 0 <= team < len(described) else "?"
         return (f"strategy '{name}' (seat {seat}) returned an illegal {decision} choice "
                 f"{value} in game {game} (choices are indices 0..n-1 into legal[1..n])")
 

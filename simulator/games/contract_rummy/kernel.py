@@ -903,7 +903,8 @@ def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns,
                params, rot_k, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows,
                stopped, errs):
     """Play games starts[b]..ends[b]-1 for every block b in parallel (the contract of the
-    other games' kernels). errs[b] = (kind, game, seat, seat, value) of the first error."""
+    other games' kernels). errs[b] = (kind, game, seat, strategy of the seat, value) of the
+    first error."""
     nb = starts.shape[0]
     g0 = starts[0]
     log = np.zeros((1, LOG_W), np.int32)
@@ -928,7 +929,7 @@ def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns,
                 errs[b, 0] = status
                 errs[b, 1] = g
                 errs[b, 2] = es
-                errs[b, 3] = es
+                errs[b, 3] = smap[es] if 0 <= es < MAX_SEATS else es  # the seat's strategy
                 errs[b, 4] = ev
                 stopped[b] = g
                 break
@@ -949,7 +950,7 @@ _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1],
 @njit(_REPLAY_SIG, cache=True)
 def replay_game(seed, game_index, rules, sids, fns, params, log, debug, preset, rot_k):
     """One game with the event log on (the same play_game as the batch kernel). Returns
-    (status, deal rows, game row, error detail (seat, seat, value))."""
+    (status, deal rows, game row, error detail (seat, strategy of the seat, value))."""
     owners, st = new_state(params.shape[1])
     smap = np.zeros(MAX_SEATS, np.int64)
     nrows = rules[RU.R_DEALS] * MAX_SEATS
@@ -961,5 +962,5 @@ def replay_game(seed, game_index, rules, sids, fns, params, log, debug, preset, 
                                    nrows, game_row, totals, log, True, debug, preset, rot_k,
                                    smap)
     keep_alive(owners)
-    err = np.array([es, es, ev], np.int64)
+    err = np.array([es, smap[es] if 0 <= es < MAX_SEATS else es, ev], np.int64)
     return status, deal_cols[:, :nd].copy(), game_row, err
