@@ -17,31 +17,12 @@ contract (deal index, sets, runs, cards dealt, decks, jokers), with 95% interval
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import polars as pl
 
-from analysis.hand_and_foot import _mean_ci, _wilson  # shared interval helpers
-from simulator.errors import UsageError
+from analysis.io import load_run
+from analysis.stats import mean_ci, wilson_cols
 
 CONTRACT_KEYS = ["deal_index", "contract", "cards_dealt", "decks", "jokers_in_deck"]
-
-
-def load_run(run_dir) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
-    """(deal rows, game rows, run.json) of a finished contract-rummy run."""
-    run_dir = Path(run_dir)
-    try:
-        info = json.loads((run_dir / "run.json").read_text())
-    except (OSError, ValueError):
-        raise UsageError(f"{run_dir}: no readable run.json (not a finished cardsim run)") from None
-    if info.get("game") != "contract-rummy":
-        raise UsageError(f"{run_dir}: a {info.get('game')} run, not contract-rummy")
-    deal_files = sorted(run_dir.glob("deals-*.parquet"))
-    game_files = sorted(run_dir.glob("games-*.parquet"))
-    if not deal_files or not game_files:
-        raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files")
-    return pl.read_parquet(deal_files), pl.read_parquet(game_files), info
 
 
 def strategy_names(info: dict) -> list[str]:
@@ -79,7 +60,7 @@ def laid_down_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.Dat
             pl.col("down_turn").fill_null(1 << 30) <= t)
         rows.append(deals.group_by(CONTRACT_KEYS).agg(
             pl.len().alias("n"), done.sum().alias("down")).with_columns(pl.lit(t).alias("turn")))
-    out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"), *_wilson("down", "n", "share"))
+    out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"), *wilson_cols("down", "n", "share"))
     return out.select("arm", *CONTRACT_KEYS, "turn", "n", "down", "share", "share_lo",
                       "share_hi").sort("deal_index", "turn")
 
@@ -98,14 +79,14 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
         (pl.col("end") == "stalled").sum().alias("stalled"),
         (pl.col("end") == "turn_cap").sum().alias("capped"),
         pl.col("first_out").sum().alias("first_out"),
-        *_mean_ci("turns", "turns"), *_mean_ci("out_turn", "out_turn"),
+        *mean_ci("turns", "turns"), *mean_ci("out_turn", "out_turn"),
         pl.col("out_turn").quantile(0.25).alias("out_turn_q1"),
         pl.col("out_turn").median().alias("out_turn_median"),
         pl.col("out_turn").quantile(0.75).alias("out_turn_q3"),
-        *_mean_ci("first_pen_edge", "first_pen_edge"))
-    out = out.with_columns(*_wilson("went_out", "n", "out_rate"),
-                           *_wilson("stalled", "n", "stall_rate"),
-                           *_wilson("first_out", "n", "first_out_rate"),
+        *mean_ci("first_pen_edge", "first_pen_edge"))
+    out = out.with_columns(*wilson_cols("went_out", "n", "out_rate"),
+                           *wilson_cols("stalled", "n", "stall_rate"),
+                           *wilson_cols("first_out", "n", "first_out_rate"),
                            (1.0 / pl.col("players")).alias("fair_share"),
                            pl.lit(arm).alias("arm"))
     return out.select("arm", *CONTRACT_KEYS, "n", "out_rate", "out_rate_lo", "out_rate_hi",
@@ -121,7 +102,7 @@ def out_turn_distribution(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
     out = deals.filter(pl.col("went_out"))
     n = deals.filter(pl.col("seat") == 0).group_by(CONTRACT_KEYS).agg(pl.len().alias("deals"))
     d = out.group_by(*CONTRACT_KEYS, "out_turn").agg(pl.len().alias("count"))
-    return (d.join(n, on=CONTRACT_KEYS).with_columns(*_wilson("count", "deals", "share"),
+    return (d.join(n, on=CONTRACT_KEYS).with_columns(*wilson_cols("count", "deals", "share"),
                                                      pl.lit(arm).alias("arm"))
             .select("arm", *CONTRACT_KEYS, "out_turn", "count", "deals", "share", "share_lo",
                     "share_hi").sort("deal_index", "out_turn"))
@@ -130,11 +111,11 @@ def out_turn_distribution(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
 def penalty_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
     out = deals.group_by(CONTRACT_KEYS).agg(
         pl.len().alias("n"), (pl.col("penalty") == 0).sum().alias("zero"),
-        *_mean_ci("penalty", "penalty"),
+        *mean_ci("penalty", "penalty"),
         pl.col("penalty").quantile(0.25).alias("q1"), pl.col("penalty").median().alias("median"),
         pl.col("penalty").quantile(0.75).alias("q3"), pl.col("penalty").quantile(0.9).alias("p90"),
         pl.col("penalty").max().alias("max"))
-    return out.with_columns(*_wilson("zero", "n", "zero_share"), pl.lit(arm).alias("arm")).select(
+    return out.with_columns(*wilson_cols("zero", "n", "zero_share"), pl.lit(arm).alias("arm")).select(
         "arm", *CONTRACT_KEYS, "n", "penalty", "penalty_lo", "penalty_hi", "zero_share",
         "zero_share_lo", "zero_share_hi", "q1", "median", "q3", "p90", "max").sort("deal_index")
 
@@ -146,9 +127,9 @@ def strategy_summary(deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
         dict(enumerate(names)), return_dtype=pl.Utf8).alias("strategy"))
     out = d.group_by(*CONTRACT_KEYS, "strategy").agg(
         pl.len().alias("n"), pl.col("down_turn").is_not_null().sum().alias("down"),
-        pl.col("went_out").sum().alias("went_out"), *_mean_ci("penalty", "penalty"),
+        pl.col("went_out").sum().alias("went_out"), *mean_ci("penalty", "penalty"),
         pl.col("down_turn").mean().alias("mean_down_turn"))
-    out = out.with_columns(*_wilson("down", "n", "down_rate"), *_wilson("went_out", "n", "out_rate"),
+    out = out.with_columns(*wilson_cols("down", "n", "down_rate"), *wilson_cols("went_out", "n", "out_rate"),
                            pl.lit(arm).alias("arm"))
     return out.select("arm", *CONTRACT_KEYS, "strategy", "n", "down_rate", "down_rate_lo",
                       "down_rate_hi", "out_rate", "out_rate_lo", "out_rate_hi", "penalty",
@@ -166,13 +147,13 @@ def game_summary(games: pl.DataFrame, deals: pl.DataFrame, info: dict, arm: str)
         if dup:
             wins = games.select((pl.col("winner_strategy") == s).sum().alias("wins"))
             tot = last.filter(pl.col("strategy") == s).select(
-                pl.len().alias("n"), *_mean_ci("cumulative", "total"))
+                pl.len().alias("n"), *mean_ci("cumulative", "total"))
             g = pl.concat([tot, wins], how="horizontal")
         else:
             g = games.select(pl.len().alias("n"), (pl.col("winner") == s).sum().alias("wins"),
-                             *_mean_ci(f"total_seat{s}", "total"))
+                             *mean_ci(f"total_seat{s}", "total"))
         rows.append(g.with_columns(pl.lit(s).alias("seat"), pl.lit(name).alias("strategy")))
-    out = pl.concat(rows).with_columns(*_wilson("wins", "n", "win_rate"), pl.lit(arm).alias("arm"))
+    out = pl.concat(rows).with_columns(*wilson_cols("wins", "n", "win_rate"), pl.lit(arm).alias("arm"))
     return out.select("arm", "seat", "strategy", "n", "wins", "win_rate", "win_rate_lo",
                       "win_rate_hi", "total", "total_lo", "total_hi")
 
@@ -181,7 +162,7 @@ def completion_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
     parts: dict[str, list[pl.DataFrame]] = {k: [] for k in (
         "laid_down_by_turn", "deals", "out_turns", "penalty", "strategies", "games")}
     for rd in run_dirs:
-        deals, games, info = load_run(rd)
+        deals, games, info = load_run(rd, "contract-rummy")
         deals = with_contract(deals)
         arm = arm_label(info)
         parts["laid_down_by_turn"].append(laid_down_by_turn(deals, arm, turns))
@@ -209,6 +190,6 @@ def dealt_study(rules: dict, hands: int, seed: int, threads=None, near=True) -> 
                     rules["min_run"], rules["max_contract_meld"] or 0, rules["ace_low"],
                     rules["runs_distinct_suits"], go_out, threads=threads, near=near,
                     count_cards=False)
-    t = t.with_columns(*_wilson("holds", "hands", "p_holds"), *_wilson("one_away", "hands",
+    t = t.with_columns(*wilson_cols("holds", "hands", "p_holds"), *wilson_cols("one_away", "hands",
                                                                        "p_one_away"))
     return t.rename({"contract": "deal_index"})

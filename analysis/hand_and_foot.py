@@ -13,29 +13,10 @@ run.json). For every arm, with 95% intervals:
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import polars as pl
 
-from analysis.stats import Z95, wilson_exprs
-from simulator.errors import UsageError
-
-
-def load_run(run_dir) -> tuple[pl.DataFrame, pl.DataFrame, dict]:
-    """(deal rows, game rows, run.json) of a finished hand-and-foot run."""
-    run_dir = Path(run_dir)
-    try:
-        info = json.loads((run_dir / "run.json").read_text())
-    except (OSError, ValueError):
-        raise UsageError(f"{run_dir}: no readable run.json (not a finished cardsim run)") from None
-    if info.get("game") != "hand-and-foot":
-        raise UsageError(f"{run_dir}: a {info.get('game')} run, not hand-and-foot")
-    deal_files = sorted(run_dir.glob("deals-*.parquet"))
-    game_files = sorted(run_dir.glob("games-*.parquet"))
-    if not deal_files or not game_files:
-        raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files")
-    return pl.read_parquet(deal_files), pl.read_parquet(game_files), info
+from analysis.io import load_run
+from analysis.stats import mean_ci, wilson_cols
 
 
 def arm_label(info: dict) -> str:
@@ -55,28 +36,6 @@ def strategies_label(info: dict) -> str:
     return parts[0] if len(set(parts)) == 1 else " vs ".join(parts)
 
 
-def text_table(df: pl.DataFrame, estimates: list[str], keep: list[str]) -> pl.DataFrame:
-    """For printing: each estimate with its interval as 'x [lo, hi]'."""
-    cols = [pl.col(k) for k in keep]
-    for e in estimates:
-        cols.append(pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in
-                                              (e, f"{e}_lo", f"{e}_hi"))).alias(e))
-    return df.select(cols)
-
-
-def _mean_ci(col: str, name: str) -> list[pl.Expr]:
-    c = pl.col(col).cast(pl.Float64)
-    half = Z95 * c.std() / c.count().sqrt()
-    return [c.mean().alias(name), (c.mean() - half).alias(f"{name}_lo"),
-            (c.mean() + half).alias(f"{name}_hi")]
-
-
-def _wilson(successes: str, n: str, name: str) -> list[pl.Expr]:
-    lo, hi = wilson_exprs(successes, n)
-    return [(pl.col(successes) / pl.col(n)).alias(name), lo.alias(f"{name}_lo"),
-            hi.alias(f"{name}_hi")]
-
-
 def melded_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
     """Share of (deal, team) rows with the initial meld made by turn t, per deal index."""
     rows = []
@@ -87,7 +46,7 @@ def melded_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFr
             .with_columns(pl.lit(t).alias("turn")))
         rows.append(g)
     out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"))
-    out = out.with_columns(_wilson("melded", "n", "share"))
+    out = out.with_columns(wilson_cols("melded", "n", "share"))
     return out.select("arm", "deal_index", "turn", "n", "melded", "share", "share_lo",
                       "share_hi").sort("deal_index", "turn")
 
@@ -108,10 +67,10 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
     out = agg.group_by("deal_index").agg(
         pl.len().alias("n"), pl.col("out").sum().alias("went_out"),
         pl.col("first_wins").sum().alias("first_wins"),
-        *_mean_ci("turns", "turns"), *_mean_ci("spread", "spread"),
-        *_mean_ci("first_margin", "first_margin"))
-    out = out.with_columns(*_wilson("went_out", "n", "out_rate"),
-                           *_wilson("first_wins", "n", "first_win_rate"))
+        *mean_ci("turns", "turns"), *mean_ci("spread", "spread"),
+        *mean_ci("first_margin", "first_margin"))
+    out = out.with_columns(*wilson_cols("went_out", "n", "out_rate"),
+                           *wilson_cols("first_wins", "n", "first_win_rate"))
     return out.with_columns(pl.lit(arm).alias("arm")).select(
         "arm", "deal_index", "n", "out_rate", "out_rate_lo", "out_rate_hi", "turns", "turns_lo",
         "turns_hi", "spread", "spread_lo", "spread_hi", "first_win_rate", "first_win_rate_lo",
@@ -128,10 +87,10 @@ def team_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
         ps = ",".join(f"{k}={v:g}" for k, v in s["params"].items())
         g = games.select(
             pl.len().alias("n"), (pl.col("winner_team") == t).sum().alias("wins"),
-            *_mean_ci(f"total_team{t}", "total"))
+            *mean_ci(f"total_team{t}", "total"))
         rows.append(g.with_columns(pl.lit(t).alias("team"),
                                    pl.lit(s["name"] + (f"({ps})" if ps else "")).alias("strategy")))
-    out = pl.concat(rows).with_columns(*_wilson("wins", "n", "win_rate"),
+    out = pl.concat(rows).with_columns(*wilson_cols("wins", "n", "win_rate"),
                                        pl.lit(arm).alias("arm"))
     return out.select("arm", "team", "strategy", "n", "wins", "win_rate", "win_rate_lo",
                       "win_rate_hi", "total", "total_lo", "total_hi")
@@ -143,7 +102,7 @@ def min_meld_study(run_dirs, turns: list[int], labels=None) -> dict[str, pl.Data
         raise ValueError("one label per run")
     curves, deal_tables, team_tables = [], [], []
     for i, rd in enumerate(run_dirs):
-        deals, games, info = load_run(rd)
+        deals, games, info = load_run(rd, "hand-and-foot")
         arm = arm_label(info) if labels is None else labels[i]
         curves.append(melded_by_turn(deals, arm, turns))
         deal_tables.append(deal_summary(deals, arm))

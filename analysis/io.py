@@ -15,3 +15,18 @@ def read_info(folder, name: str, what: str) -> dict:
     except (OSError, ValueError):
         raise UsageError(f"{folder}: no readable {name} (not a finished cardsim {what})") \
             from None
+
+
+def load_run(run_dir, game: str):
+    """(deal rows, game rows, run.json) of a finished run of ``game`` (a CLI name)."""
+    import polars as pl
+
+    run_dir = Path(run_dir)
+    info = read_info(run_dir, "run.json", "run")
+    if info.get("game") != game:
+        raise UsageError(f"{run_dir}: a {info.get('game')} run, not {game}")
+    deal_files = sorted(run_dir.glob("deals-*.parquet"))
+    game_files = sorted(run_dir.glob("games-*.parquet"))
+    if not deal_files or not game_files:
+        raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files")
+    return pl.read_parquet(deal_files), pl.read_parquet(game_files), info

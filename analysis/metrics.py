@@ -46,13 +46,14 @@ def _hand_and_foot(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFr
 
 
 def _contract_rummy(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
+    # by strategy, not seat: duplicate seating moves the strategies round the table
     per = deals.group_by("game_index").agg(
-        pl.col("penalty").filter(pl.col("seat") == 0).cast(pl.Float64).mean()
-        .alias("seat0_penalty"),
-        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down_rate"))
+        pl.col("penalty").filter(pl.col("strategy") == 0).cast(pl.Float64).mean()
+        .alias("strategy0_penalty"),
+        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down_rate"),
+        (pl.col("end") == "went_out").cast(pl.Float64).mean().alias("went_out_rate"))
     return per.join(games.select(
-        "game_index", _win("winner").alias("seat0_win"),
-        pl.col("total_seat0").cast(pl.Float64).alias("seat0_total")), on="game_index")
+        "game_index", _win("winner_strategy").alias("strategy0_win")), on="game_index")
 
 
 PER_GAME = {"fifty-six": _fifty_six, "hand-and-foot": _hand_and_foot,

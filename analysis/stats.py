@@ -35,3 +35,27 @@ def success_table(deals: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataF
     return (lf.group_by(by).agg(pl.len().alias("n"), pl.col("made").sum().alias("made"))
             .with_columns((pl.col("made") / pl.col("n")).alias("rate"))
             .with_columns(wilson_exprs("made", "n")).sort(by).collect())
+
+
+def mean_ci(col: str, name: str) -> list[pl.Expr]:
+    """Mean of ``col`` as ``name`` with a normal 95% interval (``name_lo``, ``name_hi``)."""
+    c = pl.col(col).cast(pl.Float64)
+    half = Z95 * c.std() / c.count().sqrt()
+    return [c.mean().alias(name), (c.mean() - half).alias(f"{name}_lo"),
+            (c.mean() + half).alias(f"{name}_hi")]
+
+
+def wilson_cols(successes: str, n: str, name: str) -> list[pl.Expr]:
+    """The share successes / n as ``name`` with its Wilson interval (``name_lo``, ``name_hi``)."""
+    lo, hi = wilson_exprs(successes, n)
+    return [(pl.col(successes) / pl.col(n)).alias(name), lo.alias(f"{name}_lo"),
+            hi.alias(f"{name}_hi")]
+
+
+def text_table(df: pl.DataFrame, estimates: list[str], keep: list[str]) -> pl.DataFrame:
+    """For printing: each estimate with its interval as 'x [lo, hi]'."""
+    cols = [pl.col(k) for k in keep]
+    for e in estimates:
+        cols.append(pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in
+                                              (e, f"{e}_lo", f"{e}_hi"))).alias(e))
+    return df.select(cols)

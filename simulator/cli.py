@@ -143,7 +143,9 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
 @with_common
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="JSON Lines file (default: standard output)")
-def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out):
+@click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
+              show_default=True, help="the run's --seating (it decides who plays each game)")
+def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out, seating):
     """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
     import json
 
@@ -157,7 +159,7 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out)
     if mode == "deals" and not g.supports_deals_mode:
         raise UsageError(f"--mode deals is not available for {g.name} (use --mode games)")
     events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
-                            deals_mode=mode == "deals", debug=True)
+                            deals_mode=mode == "deals", debug=True, seating=seating)
     lines = "".join(json.dumps(e) + "\n" for e in events)
     if out is None:
         sys.stdout.write(lines)

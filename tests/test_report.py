@@ -32,29 +32,32 @@ def test_report_draws_every_figure(tmp_path):
     for i, sched in enumerate(([50, 90], [0, 0])):
         simulate("hand-and-foot", games=20, seed=12, out=tmp_path / f"hf{i}",
                  rules={"players": 2, "deals": 2, "min_meld": sched})
+    simulate("contract-rummy", games=30, seed=15, out=tmp_path / "cr",
+             rules={"players": 3, "contracts": "2s:10,1s1r:10"})
     compare("fifty-six", ["evaluator", "random", "cautious"], games=60, seed=13,
             out=tmp_path / "cmp")
     sweep("fifty-six", {"all.margin": [0, 4], "payout": ["sheet", "short"]}, games=30,
           seed=14, out=tmp_path / "sw")
     out = tmp_path / "report"
     p = subprocess.run(CLI + ["report", *(str(tmp_path / d) for d in
-                                          ("f56", "hf0", "hf1", "cmp", "sw")),
+                                          ("f56", "hf0", "hf1", "cr", "cmp", "sw")),
                               "--out", str(out)], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     page = _Figures()
     page.feed((out / "report.html").read_text())
-    # 56: two figures; Hand and Foot (both runs together): one; comparison: one; sweep: one
-    assert len(page.images) == 5 == len(page.captions)
+    # 56: two figures; Hand and Foot (both runs together), Contract Rummy, the comparison and
+    # the sweep: one each
+    assert len(page.images) == 6 == len(page.captions)
     for src in page.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
-    seeds = ["seed 11", "seed 11", "seed 12, 12", "seed 13", "seed 14"]
+    seeds = ["seed 11", "seed 11", "seed 12, 12", "seed 15", "seed 13", "seed 14"]
     for caption, seed in zip(page.captions, seeds):
         assert seed in caption, caption
         assert re.search(r"\d[\d,]* (contracts|deals|games|boards)", caption), caption
     md = (out / "report.md").read_text()
     figures = re.findall(r"!\[figure \d+\]\((figure-\d+\.png)\)", md)
-    assert len(figures) == 5 and all((out / f).is_file() for f in figures)
+    assert len(figures) == 6 and all((out / f).is_file() for f in figures)
     assert "## Comparison" in md and "| strategy | rating |" in md
 
 

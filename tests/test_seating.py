@@ -71,3 +71,30 @@ def test_same_strategies_keep_fixed_seats_and_counts_must_fill_sets():
     with pytest.raises(UsageError, match="--games 7: .*multiple of 2"):
         Runner(RunSpec(GAME, rules, ["0=evaluator", "1=random"], 1, 7))
     Runner(RunSpec(GAME, rules, ["0=evaluator", "1=random"], 1, 7, seating="fixed"))
+
+
+@pytest.mark.parametrize("game_name", ["fifty-six", "contract-rummy"])
+def test_replay_follows_the_runs_seating(tmp_path, game_name):
+    import subprocess
+    import sys
+
+    from simulator.games import get_game, get_replay
+
+    g = get_game(game_name)
+    specs = ["0=random", "1=" + g.default_strategy]
+    extra = ["--rule", "contracts=2s:10,1s1r:10"] if game_name == "contract-rummy" else []
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "simulator.cli", "run", game_name, "--games",
+                        "6", "--seed", "3", "--seating", "fixed", "--quiet", "--out", str(out),
+                        "--strategy", specs[0], "--strategy", specs[1], *extra],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    deals = pl.read_parquet(sorted(out.glob("deals-*.parquet")))
+    rules = g.rules.resolve(["contracts=2s:10,1s1r:10"] if extra else [])
+    play_one = get_replay(game_name)
+    _, fixed, _ = play_one(g, rules, specs, 3, 1, seating="fixed")
+    _, auto, _ = play_one(g, rules, specs, 3, 1)  # game 1 of a duplicate run: swapped seats
+    mine = deals.filter(pl.col("game_index") == 1)
+    assert fixed.equals(mine)
+    assert not auto.drop([c for c in auto.columns if c in ("rotation",)]).equals(
+        mine.drop([c for c in mine.columns if c in ("rotation",)]))

@@ -12,7 +12,7 @@ from simulator.errors import UsageError
 def _echo_tables(tables: dict) -> None:
     import polars as pl
 
-    from analysis.hand_and_foot import text_table
+    from analysis.stats import text_table
 
     with pl.Config(tbl_rows=1000, tbl_cols=40, tbl_width_chars=250, fmt_str_lengths=80,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):

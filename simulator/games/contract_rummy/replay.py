@@ -14,8 +14,8 @@ import json
 
 import numpy as np
 
+from simulator.replaylog import logged_game
 from simulator.cards import SUITS, name as card_name
-from simulator.errors import StrategyError
 from simulator.games.contract_rummy import kernel as K
 from simulator.games.contract_rummy.outcomes import END_NAMES
 
@@ -58,19 +58,10 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
     rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
     rules_arr, sids, fns, params_p, _ = game.prepare(rules, defs, params, rotations=rot_k)
     preset = np.zeros(0, np.int32) if preset_deck is None else np.asarray(preset_deck, np.int32)
-    rows = 1 << 14
-    while True:
-        log = np.zeros((rows, K.LOG_W), np.int32)
-        status, deal_cols, game_row, err = K.replay_game(
-            np.uint64(seed), game_index, rules_arr, sids, fns, params_p, log, debug, preset,
-            rot_k)
-        if status != K.LOG_FULL:
-            break
-        rows *= 8
-    if status != K.OK:
-        msg = game.describe_error(int(status), game_index, int(err[0]), int(err[1]),
-                                  int(err[2]), described)
-        raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
+    log, deal_cols, game_row = logged_game(
+        lambda log: K.replay_game(np.uint64(seed), game_index, rules_arr, sids, fns, params_p,
+                                  log, debug, preset, rot_k),
+        K, game, game_index, described)
     events = decode(log, seed, game_index, rules, described)
     deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
     return events, deals, game_row

@@ -12,8 +12,8 @@ import json
 
 import numpy as np
 
+from simulator.replaylog import logged_game
 from simulator.cards import name as card_name
-from simulator.errors import StrategyError
 from simulator.games.hand_and_foot import kernel as K
 from simulator.games.hand_and_foot.outcomes import END_NAMES
 from simulator.games.hand_and_foot.view import (
@@ -37,26 +37,23 @@ def _target(t: int) -> str:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None):
-    """Play one game with logging on. Returns (events, deal_rows, game_row).
+             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
+             seating: str = "auto"):
+    """Play one game with logging on. Returns (events, deal_rows, game_row). Hand and Foot
+    seats are fixed; ``seating`` is checked as ``cardsim run`` checks it.
 
     ``preset_deck`` (card codes of the first deal in dealing order: hands from the first
     player round the table, then feet, then the stock from its top) replaces its shuffle."""
+    from simulator.batch import seating_rotations
+
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
+    seating_rotations(game, seating, described, game.n_teams(rules))  # fixed or refused
     rules_arr, sids, fns, params_p = game.prepare(rules, defs, params)
     preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
-    rows = 1 << 14
-    while True:
-        log = np.zeros((rows, K.LOG_W), np.int32)
-        status, deal_cols, game_row, err = K.replay_game(
-            np.uint64(seed), game_index, rules_arr, sids, *fns, params_p, log, debug, preset)
-        if status != K.LOG_FULL:
-            break
-        rows *= 8
-    if status != K.OK:
-        msg = game.describe_error(int(status), game_index, int(err[0]), int(err[1]),
-                                  int(err[2]), described)
-        raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
+    log, deal_cols, game_row = logged_game(
+        lambda log: K.replay_game(np.uint64(seed), game_index, rules_arr, sids, *fns, params_p,
+                                  log, debug, preset),
+        K, game, game_index, described)
     events = decode(log, seed, game_index, rules, described)
     deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
     return events, deals, game_row
