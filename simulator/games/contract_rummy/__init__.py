@@ -12,11 +12,11 @@ import numpy as np  # noqa: E402
 from simulator.games.contract_rummy import outcomes as O  # noqa: E402
 from simulator.games.contract_rummy.rules import MAX_SEATS, RULES, to_array  # noqa: E402
 from simulator.games.contract_rummy.view import DECISIONS  # noqa: E402
-from simulator.strategy import GameStrategies  # noqa: E402
-from simulator.tables import reuse, to_frame  # noqa: E402
+from simulator.adapter import GameAdapter  # noqa: E402
+from simulator.tables import reuse  # noqa: E402
 
 
-class ContractRummy(GameStrategies):
+class ContractRummy(GameAdapter):
     """Each player plays for themselves: the engine's "teams" are the seats."""
 
     name = "contract-rummy"
@@ -25,6 +25,11 @@ class ContractRummy(GameStrategies):
     supports_seating = True  # duplicate seating (rotations of strategies over seats)
     default_strategy = "lay_down_at_once"
     strategies_module = "strategies.contract_rummy"
+    kernel_module = "simulator.games.contract_rummy.kernel"
+    outcomes_module = "simulator.games.contract_rummy.outcomes"
+    decision_errors = {"BAD_DRAW": "draw", "BAD_BUY": "buy", "BAD_LAY": "lay",
+                       "BAD_LAYOFF": "layoff", "BAD_DISCARD": "discard"}
+    seat_word = "strategy"
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
@@ -78,31 +83,6 @@ class ContractRummy(GameStrategies):
                    game_rows, stopped, errs)
         return deal_cols, deal_n, game_rows, stopped, errs
 
-    def frames(self, deal_cols, game_rows, first, deals_mode):
-        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
-        game_cols = np.ascontiguousarray(game_rows.T)
-        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
-        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
-        return deals, games
-
-    def is_invariant_error(self, kind: int) -> bool:
-        from simulator.games.contract_rummy.kernel import INVARIANT
-
-        return kind == INVARIANT
-
-    def describe_error(self, kind, game, seat, team, value, described) -> str:
-        from simulator.games.contract_rummy import kernel as K
-
-        if kind == K.INVARIANT:
-            return (f"contract-rummy: invariant violated in game {game} (cards not conserved "
-                    f"or a meld broke the rules; seat {seat}, detail {value})")
-        decision = {K.BAD_DRAW: "draw", K.BAD_BUY: "buy", K.BAD_LAY: "lay",
-                    K.BAD_LAYOFF: "layoff", K.BAD_DISCARD: "discard"}.get(kind, "?")
-        # ``team``: the strategy playing the seat (its --strategy number; duplicate seating
-        # moves strategies between seats)
-        name = described[team]["name"] if 0 <= team < len(described) else "?"
-        return (f"strategy '{name}' (seat {seat}) returned an illegal {decision} choice "
-                f"{value} in game {game} (choices are indices 0..n-1 into legal[1..n])")
 
 
 GAME = ContractRummy()

@@ -9,18 +9,22 @@ import numpy as np  # noqa: E402
 
 from simulator.games.fifty_six import outcomes as O  # noqa: E402
 from simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
-from simulator.strategy import GameStrategies  # noqa: E402
-from simulator.tables import reuse, to_frame  # noqa: E402
+from simulator.adapter import GameAdapter  # noqa: E402
+from simulator.tables import reuse  # noqa: E402
 
 from simulator.games.fifty_six.view import DECISIONS  # noqa: E402
 
 
-class FiftySix(GameStrategies):
+class FiftySix(GameAdapter):
     name = "fifty-six"
     rules = RULES
     supports_deals_mode = True
     supports_seating = True  # duplicate seating (rotations of strategies over teams)
     strategies_module = "strategies.fifty_six"
+    kernel_module = "simulator.games.fifty_six.kernel"
+    outcomes_module = "simulator.games.fifty_six.outcomes"
+    decision_errors = {"BAD_BID": "bid", "BAD_PLAY": "play", "BAD_REVEAL": "reveal"}
+    invariant_detail = "cards or points not conserved"
     default_strategy = "evaluator"
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
@@ -77,29 +81,6 @@ class FiftySix(GameStrategies):
                    rot_k)
         return deal_cols, deal_n, game_rows, stopped, errs
 
-    def frames(self, deal_cols, game_rows, first, deals_mode):
-        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
-        if deals_mode:
-            return deals, None
-        game_cols = np.ascontiguousarray(game_rows.T)
-        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
-        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
-        return deals, games
-
-    def is_invariant_error(self, kind: int) -> bool:
-        from simulator.games.fifty_six.kernel import INVARIANT
-
-        return kind == INVARIANT
-
-    def describe_error(self, kind, game, seat, team, value, described) -> str:
-        from simulator.games.fifty_six import kernel as K
-
-        if kind == K.INVARIANT:
-            return f"fifty-six: invariant violated in game {game} (cards or points not conserved)"
-        decision = {K.BAD_BID: "bid", K.BAD_PLAY: "play", K.BAD_REVEAL: "reveal"}.get(kind, "?")
-        name = described[team]["name"] if team < len(described) else "?"
-        return (f"strategy '{name}' (team {team}, seat {seat}) returned an illegal {decision} "
-                f"decision {value} in game {game}")
 
 
 GAME = FiftySix()

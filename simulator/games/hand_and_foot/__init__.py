@@ -13,15 +13,19 @@ import polars as pl  # noqa: E402
 from simulator.games.hand_and_foot import outcomes as O  # noqa: E402
 from simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
 from simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
-from simulator.strategy import GameStrategies  # noqa: E402
-from simulator.tables import reuse, to_frame  # noqa: E402
+from simulator.adapter import GameAdapter  # noqa: E402
+from simulator.tables import reuse  # noqa: E402
 
 
-class HandAndFoot(GameStrategies):
+class HandAndFoot(GameAdapter):
     name = "hand-and-foot"
     rules = RULES
     supports_deals_mode = False
     strategies_module = "strategies.hand_and_foot"
+    kernel_module = "simulator.games.hand_and_foot.kernel"
+    outcomes_module = "simulator.games.hand_and_foot.outcomes"
+    decision_errors = {"BAD_DRAW": "draw", "BAD_MELD": "meld", "BAD_DISCARD": "discard",
+                       "BAD_ASK": "ask", "BAD_GRANT": "grant"}
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
@@ -75,31 +79,11 @@ class HandAndFoot(GameStrategies):
                    game_rows, stopped, errs)
         return deal_cols, deal_n, game_rows, stopped, errs
 
-    def frames(self, deal_cols, game_rows, first, deals_mode):
-        deals = to_frame(deal_cols, O.DEAL_COLUMNS, O.DEAL_NULL_IF_NEGATIVE, index_base=first)
-        game_cols = np.ascontiguousarray(game_rows.T)
-        game_cols[O.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
-        games = to_frame(game_cols, O.GAME_COLUMNS, O.GAME_NULL_IF_NEGATIVE, index_base=first)
-        games = games.with_columns(
+
+
+    def finish_games(self, games):
+        return games.with_columns(
             pl.when(pl.col("teams") >= 3).then(pl.col("total_team2")).alias("total_team2"))
-        return deals, games
-
-    def is_invariant_error(self, kind: int) -> bool:
-        from simulator.games.hand_and_foot.kernel import INVARIANT
-
-        return kind == INVARIANT
-
-    def describe_error(self, kind, game, seat, team, value, described) -> str:
-        from simulator.games.hand_and_foot import kernel as K
-
-        if kind == K.INVARIANT:
-            return (f"hand-and-foot: invariant violated in game {game} (cards not conserved "
-                    f"or a meld broke the rules; seat {seat}, team {team}, detail {value})")
-        decision = {K.BAD_DRAW: "draw", K.BAD_MELD: "meld", K.BAD_DISCARD: "discard",
-                    K.BAD_ASK: "ask", K.BAD_GRANT: "grant"}.get(kind, "?")
-        name = described[team]["name"] if 0 <= team < len(described) else "?"
-        return (f"strategy '{name}' (team {team}, seat {seat}) returned an illegal {decision} "
-                f"choice {value} in game {game}")
 
 
 GAME = HandAndFoot()
