@@ -1,0 +1,46 @@
+#!/usr/bin/env python
+"""Peak memory (RSS) of `cardsim run` for growing counts: it should not grow with the count,
+because chunks stream to disk. Each run is measured in its own process; prints MiB.
+
+    python scripts/bench_memory.py                                  # quick: 56 1M/10M deals
+    python scripts/bench_memory.py --game hand-and-foot --counts 100000,1000000 --unit games
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+
+PROBE = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_mib(cmd: list[str]) -> float:
+    out = subprocess.run([sys.executable, "-c", PROBE, *cmd], capture_output=True, text=True,
+                         check=True).stdout
+    return int(out.split()[-1]) / 1024  # Linux reports KiB
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="fifty-six")
+    ap.add_argument("--unit", default="deals", choices=["deals", "games"])
+    ap.add_argument("--counts", default="1000000,10000000")
+    args = ap.parse_args()
+    print(f"{args.game}, --{args.unit}: peak RSS of the whole `cardsim run` process")
+    for n in (int(c) for c in args.counts.split(",")):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            mib = peak_mib(["cardsim", "run", args.game, f"--{args.unit}", str(n), "--quiet",
+                            "--out", f"{tmp}/run"])
+            print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB  ({time.perf_counter() - t0:.0f} s)",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
