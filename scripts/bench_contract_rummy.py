@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
-
-import numba
 
 from simulator.batch import RunSpec, Runner
+from simulator.bench import best_rate
 from simulator.games import get_game
 
 SETS = {
@@ -48,15 +46,7 @@ def main() -> None:
         runner = Runner(RunSpec(game, rules, strategies, seed=1, count=args.games,
                                 seating="fixed"))
         deals, _ = runner.play_chunk(0, 200, 2)  # warm-up (and compilation)
-        rates = []
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            best = float("inf")
-            for _ in range(args.repeats):
-                t0 = time.perf_counter()
-                runner.play_rows(0, args.games, threads)
-                best = min(best, time.perf_counter() - t0)
-            rates.append(args.games / best)
+        rates = [best_rate(runner, args.games, t, args.repeats) for t in (1, 2)]
         one = deals.filter(deals["seat"] == 0)
         turns = one["turns"].mean()
         stalled = (one["end"] == "stalled").mean()

@@ -21,6 +21,7 @@ import time
 import numba
 
 from simulator.batch import RunSpec, Runner
+from simulator.bench import best_rate
 from simulator.games import get_game
 
 
@@ -28,14 +29,8 @@ def rate(strategies: list[str], deals: int, threads: int, repeats: int, players:
     g = get_game("fifty-six")
     rules = g.rules.resolve([f"players={players}"])
     runner = Runner(RunSpec(g, rules, strategies, 7, deals, deals_mode=True))
-    numba.set_num_threads(threads)  # play_rows plans blocks for `threads`; numba runs them
     runner.play_rows(0, min(deals, 20_000), threads)  # warm-up (and compile if the cache is cold)
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        runner.play_rows(0, deals, threads)
-        best = min(best, time.perf_counter() - t0)
-    return deals / best
+    return best_rate(runner, deals, threads, repeats)
 
 
 def sweep(values: list[float]) -> list[tuple[float, float]]:

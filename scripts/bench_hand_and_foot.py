@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
-
-import numba
 
 from simulator.batch import RunSpec, Runner
+from simulator.bench import best_rate
 from simulator.games import get_game
 
 SETS = {
@@ -43,15 +41,7 @@ def main() -> None:
     for label, strategies in SETS.items():
         runner = Runner(RunSpec(game, rules, strategies, seed=1, count=args.games))
         deals, _ = runner.play_chunk(0, 200, 2)  # warm-up (and compilation)
-        rates = []
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            best = float("inf")
-            for _ in range(args.repeats):
-                t0 = time.perf_counter()
-                runner.play_rows(0, args.games, threads)
-                best = min(best, time.perf_counter() - t0)
-            rates.append(args.games / best)
+        rates = [best_rate(runner, args.games, t, args.repeats) for t in (1, 2)]
         turns = deals.filter(deals["team"] == 0)["turns"].mean()
         print(f"{label:34s} {rates[0]:>9,.0f} g/s {rates[1]:>9,.0f} g/s  {turns:8.1f}",
               flush=True)
