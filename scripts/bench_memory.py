@@ -36,7 +36,7 @@ def main() -> None:
     for n in (int(c) for c in args.counts.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()
-            mib = peak_mib(["cardsim", "run", args.game, f"--{args.unit}", str(n), "--quiet",
+            mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game, f"--{args.unit}", str(n), "--quiet",
                             "--out", f"{tmp}/run"])
             print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB  ({time.perf_counter() - t0:.0f} s)",
                   flush=True)

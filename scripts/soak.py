@@ -3,13 +3,14 @@
 strategies, in debug-invariant mode (the kernels check card conservation, meld validity and
 scores after every deal). Prints what it played and how many violations it found.
 
-    python scripts/soak.py --count 10000000          # per game: deals for 56, games else
-    python scripts/soak.py --count 2000 --batch 200   # a quick pass
+    python scripts/soak.py --deals 10000000             # at least 10M deals of every game
+    python scripts/soak.py --deals 20000 --batch 200    # a quick pass
 
-A batch draws its rules from the game's own option list (each field's allowed values: every
-choice, both booleans, small integers in range), resolved through the same checks as the
-command line (settings the rules refuse are drawn again), and a strategy per team. A
-violation is an invariant error from the kernel or a strategy's illegal move.
+The count is in deals for every game: a rummy game is several deals, so a batch of games
+counts the deals its games played. A batch draws its rules from the game's own option list
+(each field's allowed values: every choice, both booleans, small integers in range),
+resolved through the same checks as the command line (settings the rules refuse are drawn
+again), and a strategy per team. A violation is an invariant error from the kernel or a strategy's illegal move.
 """
 from __future__ import annotations
 
@@ -43,49 +44,53 @@ def random_rules(game, rng: random.Random, tries: int = 200) -> dict:
     return game.rules.resolve({})
 
 
-def soak(name: str, count: int, seed: int = 0, batch: int = 20_000,
+def soak(name: str, deals: int, seed: int = 0, batch: int = 20_000,
          threads: int | None = None) -> dict:
-    """Play ``count`` games (56: deals) of ``name`` in batches of fresh random settings."""
+    """Play at least ``deals`` deals of ``name`` in batches of ``batch`` games (or deals, in
+    56's deals mode), each batch with fresh random settings."""
     import numba
 
     game = get_game(name)
     rng = random.Random(seed)
-    played = violations = batches = 0
+    played = games_played = violations = batches = 0
     examples = []
     threads = threads or numba.config.NUMBA_NUM_THREADS
-    while played < count:
+    while played < deals:
         rules = random_rules(game, rng)
         teams = game.n_teams(rules)
         names = [s for s in game.registry if not game.registry[s].peeks]
         specs = [f"{t}={rng.choice(names)}" for t in range(teams)]
-        n = min(batch, count - played)
+        n = batch
         deals_mode = game.supports_deals_mode and rng.random() < 0.5
         try:
             runner = Runner(RunSpec(game, rules, specs, rng.getrandbits(63), n,
                                     deals_mode=deals_mode, debug=True, seating="fixed"))
-            runner.play_chunk(0, n, threads)
+            dealt, games = runner.play_chunk(0, n, threads)
+            played += dealt.height if games is None else int(games["deals"].sum())
         except (AssertionError, StrategyError) as e:
             violations += 1
             examples.append(f"{e} (rules {rules}, strategies {specs})")
-        played += n
+            played += n  # at least one deal per game was played before the violation
+        games_played += 0 if deals_mode else n
         batches += 1
-    return {"game": name, "played": played, "batches": batches, "violations": violations,
-            "examples": examples[:5]}
+    return {"game": name, "deals": played, "games": games_played, "batches": batches,
+            "violations": violations, "examples": examples[:5]}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=100_000, help="games (56: deals) per game")
-    ap.add_argument("--batch", type=int, default=20_000, help="games per random setting")
+    ap.add_argument("--deals", type=int, default=100_000, help="deals per game, at least")
+    ap.add_argument("--batch", type=int, default=20_000,
+                    help="games (56 in deals mode: deals) per random setting")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
     args = ap.parse_args()
     for name in args.games.split(","):
         t0 = time.perf_counter()
-        r = soak(name, args.count, args.seed, args.batch)
+        r = soak(name, args.deals, args.seed, args.batch)
         dt = time.perf_counter() - t0
-        print(f"{name}: {r['played']:,} played in {r['batches']} random settings, "
-              f"{r['violations']} violations ({dt:.0f} s)", flush=True)
+        print(f"{name}: {r['deals']:,} deals ({r['games']:,} whole games) in {r['batches']} "
+              f"random settings, {r['violations']} violations ({dt:.0f} s)", flush=True)
         for e in r["examples"]:
             print("   ", e)
 

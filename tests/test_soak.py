@@ -12,14 +12,15 @@ _spec = importlib.util.spec_from_file_location(
 soak = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(soak)
 
-COUNTS = {"fifty-six": (6000, 500), "hand-and-foot": (400, 50), "contract-rummy": (300, 50)}
+COUNTS = {"fifty-six": (6000, 100), "hand-and-foot": (1600, 50), "contract-rummy": (2100, 50)}
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_soak_finds_no_violation(game):
-    count, batch = COUNTS[game]
-    r = soak.soak(game, count, seed=11, batch=batch)
-    assert r["played"] == count and r["batches"] == count // batch
+    deals, batch = COUNTS[game]
+    r = soak.soak(game, deals, seed=11, batch=batch)
+    assert r["deals"] >= deals and r["batches"] >= 2
+    assert r["deals"] - deals < batch * 40  # stops after the batch that reaches the count
     assert r["violations"] == 0, r["examples"]
 
 
