@@ -32,12 +32,15 @@ def _rules(g, rules):
 def simulate(game: str, *, games: int | None = None, deals: int | None = None, rules=None,
              strategies: Sequence[str] = (), seed: int = 0, threads: int | None = None,
              seating: str = "auto", chunk_size: int | None = None, debug: bool = False,
+             backend: str = "local", address: str | None = None,
              out: str | Path | None = None) -> Result:
     """Play ``games`` whole games (or, for 56, ``deals`` independent deals). With ``out`` the
-    run is also written as the command would write it; without, it stays in memory."""
+    run is also written as the command would write it; without, it stays in memory.
+    ``backend="ray"`` plays the chunks on Ray (``address``: None starts a local instance,
+    'auto' or HOST:PORT joins a cluster) with the same tables."""
     import numba
 
-    from simulator.batch import RunSpec, Runner, run
+    from simulator.batch import BACKENDS, RunSpec, Runner, play_local, run
     from simulator.errors import UsageError
     from simulator.games import get_game
 
@@ -48,8 +51,11 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     count = deals if deals_mode else (games if games is not None else 10_000)
     if count < 1:
         raise UsageError(f"{'deals' if deals_mode else 'games'} {count}: must be positive")
+    if backend not in BACKENDS:
+        raise UsageError(f"backend {backend!r}: allowed: {', '.join(BACKENDS)}")
     spec = RunSpec(g, _rules(g, rules), list(strategies), seed, count, deals_mode=deals_mode,
-                   threads=threads, chunk_size=chunk_size, debug=debug, seating=seating)
+                   threads=threads, chunk_size=chunk_size, debug=debug, seating=seating,
+                   backend=backend, address=address)
     if out is not None:
         info = run(spec, Path(out), progress=False)
         d = pl.read_parquet(sorted(Path(out).glob("deals-*.parquet")))
@@ -57,12 +63,19 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
         return Result(d, pl.read_parquet(gf) if gf else None, info)
     if deals_mode and not g.supports_deals_mode:
         raise UsageError(f"deals mode is not available for {g.name} (use games)")
-    n_threads = threads or numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(n_threads)
     runner = Runner(spec)
     chunk = chunk_size or g.default_chunk(deals_mode)
-    parts = [runner.play_chunk(first, min(chunk, count - first), n_threads)
-             for first in range(0, count, chunk)]
+    todo = [(k, first, min(chunk, count - first))
+            for k, first in enumerate(range(0, count, chunk))]
+    if backend == "ray":
+        from simulator.ray_backend import RayChunks
+
+        source = RayChunks(runner, address, threads or 1).play(todo)
+    else:
+        n_threads = threads or numba.config.NUMBA_NUM_THREADS
+        numba.set_num_threads(n_threads)
+        source = play_local(runner, todo, n_threads)
+    parts = [(d, gm) for *_, d, gm in source]
     d = pl.concat([p[0] for p in parts])
     gm = None if parts[0][1] is None else pl.concat([p[1] for p in parts])
     info = {"game": g.name, "mode": "deals" if deals_mode else "games", "seed": seed,
@@ -72,7 +85,8 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
 
 
 def compare(game: str, strategies: Sequence[str], *, games: int = 10_000, rules=None,
-            seed: int = 0, threads: int | None = None,
+            seed: int = 0, threads: int | None = None, backend: str = "local",
+            address: str | None = None,
             out: str | Path | None = None) -> dict[str, pl.DataFrame]:
     """Every strategy against every other on the same deals from every seat (as
     ``cardsim compare``): {"pairs": paired estimates and tests, "ratings": the ranking}."""
@@ -84,7 +98,7 @@ def compare(game: str, strategies: Sequence[str], *, games: int = 10_000, rules=
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out) if out is not None else Path(tmp) / "compare"
         run_compare(g, _rules(g, rules), list(strategies), seed, games, folder,
-                    threads=threads, progress=False)
+                    threads=threads, backend=backend, address=address, progress=False)
         return study(folder)
 
 
@@ -98,6 +112,7 @@ def _text(v) -> str:
 
 def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=None,
           strategies: Sequence[str] = (), seed: int = 0, threads: int | None = None,
+          backend: str = "local", address: str | None = None,
           out: str | Path | None = None) -> pl.DataFrame:
     """A grid over rule options and strategy parameters (keys as for ``--vary``: ``min_meld``,
     ``0.hold``, ``all.margin``, ``1.strategy``), every setting on the same seed. Returns the
@@ -119,5 +134,6 @@ def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=No
     settings = expand(g, base, list(strategies), axes)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out) if out is not None else Path(tmp) / "sweep"
-        run_sweep(g, settings, seed, games, folder, threads=threads, progress=False)
+        run_sweep(g, settings, seed, games, folder, threads=threads, backend=backend,
+                  address=address, progress=False)
         return write_sweep_table(folder)

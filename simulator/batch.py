@@ -39,6 +39,8 @@ class RunSpec:
     extra: dict = field(default_factory=dict)  # more keys for run.json
     registry: dict | None = None  # strategies beyond the built-ins (plug-ins, tests)
     seating: str = "auto"  # auto | fixed | duplicate (see simulator.strategy.resolve_seating)
+    backend: str = "local"  # local (threads in this process) | ray (simulator.ray_backend)
+    address: str | None = None  # ray: None starts a local instance; auto / HOST:PORT join one
 
 
 def git_commit() -> str | None:
@@ -182,11 +184,15 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     import numba
 
     g = spec.game
-    threads = spec.threads or numba.config.NUMBA_NUM_THREADS
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise UsageError(
-            f"--threads {threads}: allowed 1..{numba.config.NUMBA_NUM_THREADS} on this machine"
-        )
+    if spec.backend not in BACKENDS:
+        raise UsageError(f"--backend {spec.backend}: allowed: {', '.join(BACKENDS)}")
+    if spec.backend == "local":
+        threads = spec.threads or numba.config.NUMBA_NUM_THREADS
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise UsageError(f"--threads {threads}: allowed 1..{numba.config.NUMBA_NUM_THREADS} "
+                             "on this machine")
+    else:
+        threads = spec.threads or 1  # per task: Ray runs one task per CPU
     if spec.deals_mode and not g.supports_deals_mode:
         raise UsageError(f"--deals is not available for {g.name} (use --games)")
     if resume and stop is not None:
@@ -197,41 +203,54 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         chunk = -(-chunk // runner.rotations) * runner.rotations
     unit = "deals" if spec.deals_mode else "games"
     settings = _settings(spec, runner, chunk)
+    remote = None
+    if spec.backend == "ray":
+        from simulator.ray_backend import RayChunks, check_address
+
+        check_address(spec.address)
+    existed = Path(out).exists()
     if resume:
         out, done = _resume_state(Path(out), settings)
     else:
         out, done = prepare_out_dir(out), {}
+    if spec.backend == "ray":
+        try:
+            remote = RayChunks(runner, spec.address, threads)  # connects, checks --threads
+        except BaseException:
+            if not existed and not any(out.iterdir()):
+                out.rmdir()  # leave no trace of a run that never started
+            raise
+    if not resume:
         write_json_atomic(settings, out / "run-spec.json")
     resumed = len(done)
-    numba.set_num_threads(threads)
+    if spec.backend == "local":
+        numba.set_num_threads(threads)
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
     bar = Progress(spec.count, unit, enabled=progress)
     bar.advance(sum(c["count"] for c in done.values()))
+    todo = [(k, first, min(chunk, spec.count - first))
+            for k, first in enumerate(range(0, spec.count, chunk)) if k not in done]
+    source = remote.play(todo) if remote else play_local(runner, todo, threads)
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
-    played = 0
     try:
-        for k, first in enumerate(range(0, spec.count, chunk)):
-            n = min(chunk, spec.count - first)
-            if k in done:
-                played = first + n
-                continue
-            deals, games = runner.play_chunk(first, n, threads)
+        for k, first, n, deals, games in source:
             if pending is not None:
                 pending.result()
             names = [f"deals-{k:06d}.parquet"] + ([] if games is None else [f"games-{k:06d}.parquet"])
             done[k] = {"files": names, "count": n, "deal_rows": deals.height}
             pending = pool.submit(_write_chunk, out, names, deals, games, dict(done))
             bar.advance(n)
-            played = first + n
-            if stop is not None and played < spec.count and stop(deals, games):
+            if stop is not None and first + n < spec.count and stop(deals, games):
                 break
         if pending is not None:
             pending.result()
     finally:
+        source.close()
         pool.shutdown(wait=True)
         bar.close()
+    played = sum(c["count"] for c in done.values())
     wall = time.perf_counter() - t0
     order = sorted(done)
     files = [f for k in order for f in done[k]["files"]]
@@ -247,6 +266,8 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         "seating": "duplicate" if runner.rotations else "fixed",
         "rotations": runner.rotations,
         "threads": threads,
+        "backend": spec.backend,
+        **({"ray": remote.summary()} if remote else {}),
         "chunk_size": chunk,
         "debug_invariants": spec.debug,
         "package_version": simulator.__version__,
@@ -264,6 +285,14 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     }
     write_json_atomic(info, out / "run.json")
     return info
+
+
+BACKENDS = ("local", "ray")
+
+
+def play_local(runner: Runner, todo, threads: int):
+    for k, first, n in todo:
+        yield (k, first, n, *runner.play_chunk(first, n, threads))
 
 
 def _settings(spec: RunSpec, runner: Runner, chunk: int) -> dict:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simulator.errors import StrategyError, UsageError
+from simulator.errors import BackendError, StrategyError, UsageError
 
 def _game(name: str):
     from simulator.games import get_game
@@ -58,6 +58,12 @@ run_options = [
                  help="output folder (default results/<game>-<mode>-seed<S>-<time>)"),
     click.option("--debug-invariants", is_flag=True, help="check conservation invariants"),
     click.option("--quiet", is_flag=True, help="no progress bar or summary"),
+    click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                 show_default=True,
+                 help="local: threads in this process; ray: chunks as Ray tasks (needs "
+                      "cardsim[ray]; --threads is then threads per task, default 1)"),
+    click.option("--address", default=None, metavar="auto|HOST:PORT",
+                 help="with --backend ray: the cluster to join (default: start a local one)"),
     click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
                  show_default=True,
                  help="duplicate: sets of games on the same deals with the strategies moved one "
@@ -94,7 +100,7 @@ def cli():
               help="continue an interrupted run in DIR (same options): only its missing "
                    "chunks are played")
 def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-        debug_invariants, quiet, seating, precision, metric, resume):
+        debug_invariants, quiet, backend, address, seating, precision, metric, resume):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
 
@@ -117,7 +123,7 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
     rules = _rules(g, players, rule_opts)
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
                    threads=threads, chunk_size=chunk_size, debug=debug_invariants,
-                   seating=seating)
+                   seating=seating, backend=backend, address=_address(backend, address))
     if resume is not None and out is not None:
         raise UsageError("give either --out or --resume (the folder to continue), not both")
     out = resume or out or default_out(game, "deals" if deals_mode else "games", seed)
@@ -184,7 +190,7 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out,
                    "--games is then the cap per setting")
 @click.option("--metric", default=None, help="per-game metric for --precision")
 def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-          debug_invariants, quiet, seating, precision, metric):
+          debug_invariants, quiet, backend, address, seating, precision, metric):
     """Run a grid of settings on the same seed, then print the game's study over them."""
     from importlib import import_module
 
@@ -211,7 +217,8 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     out = out or default_out(game, "sweep", seed)
     info = run_sweep(g, settings, _seed(seed), games, out, threads=threads,
                      chunk_size=chunk_size, debug=debug_invariants, seating=seating,
-                     progress=False if quiet else None, stop_factory=factory)
+                     progress=False if quiet else None, stop_factory=factory,
+                     backend=backend, address=_address(backend, address))
     from analysis.sweep import write_sweep_table
 
     table = write_sweep_table(out)
@@ -248,7 +255,7 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
               help="play as many boards as every match's win-rate interval needs to be this "
                    "narrow (95%%); --games is then the cap")
 def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
-            debug_invariants, quiet, seating, precision):
+            debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
     score difference with paired 95% intervals, tests, and a rating."""
     from simulator.batch import default_out
@@ -263,7 +270,8 @@ def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk
     out = out or default_out(game, "compare", seed)
     info = run_compare(g, rules, list(strategy_opts), _seed(seed), games, out, threads=threads,
                        chunk_size=chunk_size, debug=debug_invariants,
-                       progress=False if quiet else None, precision=precision)
+                       progress=False if quiet else None, precision=precision,
+                       backend=backend, address=_address(backend, address))
     from analysis.compare import study
 
     tables = study(out)
@@ -372,6 +380,16 @@ def schema(game):
     click.echo(schema_markdown("games", g.game_columns))
 
 
+def _address(backend: str, address: str | None) -> str | None:
+    if address is not None and backend != "ray":
+        raise UsageError("--address is used with --backend ray")
+    if backend == "ray":
+        from simulator.ray_backend import check_address
+
+        check_address(address)
+    return address
+
+
 def main(argv=None) -> None:
     try:
         cli.main(args=argv, standalone_mode=False)
@@ -386,6 +404,9 @@ def main(argv=None) -> None:
     except (UsageError, StrategyError) as e:
         click.echo(f"cardsim: error: {e}", err=True)
         sys.exit(2)
+    except BackendError as e:
+        click.echo(f"cardsim: error: {e}", err=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

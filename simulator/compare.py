@@ -58,8 +58,8 @@ def plan(game, rules, texts: list[str]) -> list[Seating]:
 
 
 def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path, *,
-                threads=None, chunk_size=None, debug=False, progress=None,
-                precision: float | None = None) -> dict:
+                threads=None, chunk_size=None, debug=False, backend="local", address=None,
+                progress=None, precision: float | None = None) -> dict:
     """Play every seating of every match for ``count`` boards into ``out``. With
     ``precision``, ``count`` is a cap: a first pass of min(count, 2,000) boards estimates how
     many boards every match's win-rate interval needs to be that narrow, and the comparison
@@ -75,17 +75,17 @@ def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path,
         raise UsageError(f"--precision {precision}: the win rate's 95% half-width, "
                          "between 0 and 1")
     out = prepare_out_dir(out)
+    opts = {"threads": threads, "chunk_size": chunk_size, "debug": debug, "backend": backend,
+            "address": address}
     if precision is None:
-        return _play(game, rules, texts, seed, count, out, threads, chunk_size, debug,
-                     progress)
+        return _play(game, rules, texts, seed, count, out, opts, progress)
     from analysis.compare import study
 
     boards, passes = min(count, 2000), 0
     while True:
         passes += 1
         folder = out / ".passes" / str(passes)
-        info = _play(game, rules, texts, seed, boards, folder, threads, chunk_size, debug,
-                     progress)
+        info = _play(game, rules, texts, seed, boards, folder, opts, progress)
         pairs = study(folder)["pairs"]
         half = max((h - lo) / 2 for h, lo in pairs.filter(pairs["metric"] == "win")
                    .select("hi", "lo").iter_rows())
@@ -103,7 +103,8 @@ def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path,
     return info
 
 
-def _play(game, rules, texts, seed, count, out, threads, chunk_size, debug, progress) -> dict:
+def _play(game, rules, texts, seed, count, out, opts: dict, progress) -> dict:
+    """``opts``: RunSpec's threads, chunk_size, debug, backend and address."""
     import datetime as _dt
 
     from simulator.batch import RunSpec, run
@@ -113,8 +114,7 @@ def _play(game, rules, texts, seed, count, out, threads, chunk_size, debug, prog
     started = _dt.datetime.now(_dt.timezone.utc)
     runs = []
     for s in seatings:
-        spec = RunSpec(game, rules, list(s.specs), seed, count, threads=threads,
-                       chunk_size=chunk_size, debug=debug, seating="fixed",
+        spec = RunSpec(game, rules, list(s.specs), seed, count, seating="fixed", **opts,
                        extra={"compare": {"pair": s.pair, "a": texts[s.a], "b": texts[s.b],
                                           "rotation": s.rotation}})
         info = run(spec, out / s.folder, progress=progress)

@@ -7,3 +7,7 @@ class UsageError(Exception):
 
 class StrategyError(Exception):
     """A strategy returned an action the rules do not allow."""
+
+
+class BackendError(Exception):
+    """The machinery failed (a lost worker, a cluster gone): not the user's input."""

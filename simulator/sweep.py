@@ -122,8 +122,8 @@ def expand(game, rule_opts: list[str], strategies: list[str], axes: list[Axis]) 
 
 
 def run_sweep(game, settings: list[Setting], seed: int, count: int, out: Path, *,
-              threads=None, chunk_size=None, debug=False, seating="auto",
-              progress: bool | None = None, stop_factory=None) -> dict:
+              threads=None, chunk_size=None, debug=False, backend="local", address=None,
+              seating="auto", progress: bool | None = None, stop_factory=None) -> dict:
     """Play every setting into ``out/sNNN`` and write ``out/sweep.json`` last.
     ``stop_factory()`` gives each setting its own early stop (adaptive precision)."""
     import datetime as _dt
@@ -136,7 +136,8 @@ def run_sweep(game, settings: list[Setting], seed: int, count: int, out: Path, *
     rows = []
     for s in settings:
         spec = RunSpec(game, s.rules, s.strategies, seed, count, threads=threads,
-                       chunk_size=chunk_size, debug=debug, seating=seating,
+                       chunk_size=chunk_size, debug=debug, seating=seating, backend=backend,
+                       address=address,
                        extra={"sweep_setting": {"index": s.index, "values": s.values,
                                                 "label": s.label}})
         info = run(spec, out / s.folder, progress=progress,

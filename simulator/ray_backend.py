@@ -1,0 +1,265 @@
+"""Ray backend: the chunks of a run played as Ray tasks, on a local Ray instance or a cluster.
+
+A task plays one seeded chunk (game indices first..first+n-1) with the same code path as the
+local backend, so the tables are identical; tasks are launched a bounded window ahead of the
+chunk the driver is writing, and results are taken in chunk order (the driver holds one chunk
+at a time, and an early stop lands on the same game as a local run). Only this module imports
+Ray, and only when ``--backend ray`` is asked for.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import resource
+import socket
+import tempfile
+import time
+from collections import deque
+from pathlib import Path
+
+from simulator.errors import BackendError, StrategyError, UsageError
+
+# per worker process: the prepared game of the run it is playing, so a worker's second and
+# later chunks neither prepare nor compile again
+_RUNNERS: dict = {}
+_REMOTE = None
+_CONNECTED = None  # (address,) this process's Ray was initialised with
+INSTALL = "pip install 'cardsim[ray]'"
+
+
+def connect(address: str | None):
+    """Ray, initialised once per process: ``address`` None starts a local instance (all
+    cores), 'auto' or HOST:PORT or ray://HOST:PORT joins a running cluster."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if address not in (None, "auto"):
+        _reachable(address)
+        # Ray sends its token to clusters it finds itself but not to an address it is given;
+        # a cluster without token auth accepts one, so send it when this machine has one
+        # (read when Ray is imported)
+        if "RAY_AUTH_MODE" not in os.environ and (
+                os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+                or (Path.home() / ".ray" / "auth_token").is_file()):
+            os.environ["RAY_AUTH_MODE"] = "token"
+    try:
+        import ray
+    except ImportError:
+        raise UsageError(f"--backend ray: Ray is not installed (install it with: {INSTALL})") \
+            from None
+    global _CONNECTED
+    if ray.is_initialized():
+        if _CONNECTED == (address,):
+            return ray
+        ray.shutdown()  # another address than this process joined before
+    quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+    try:
+        if address is None:
+            ray.init(include_dashboard=False, **quiet)
+        else:
+            ray.init(address=address, **quiet)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        where = "a local Ray instance" if address is None else address
+        raise UsageError(f"--address {address or '(local)'}: cannot connect to {where}: "
+                         f"{first}") from None
+    _CONNECTED = (address,)
+    return ray
+
+
+def _reachable(address: str) -> None:
+    """Fail in seconds, not after Ray's minute of retries, when nothing listens there."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as e:
+        raise UsageError(f"--address {address}: no Ray cluster answers there "
+                         f"({e.strerror or e})") from None
+
+
+def check_address(address: str | None) -> None:
+    if address is None or address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--address {address!r}: allowed: auto, HOST:PORT or ray://HOST:PORT")
+
+
+def _payload(spec) -> dict:
+    """What a worker needs to rebuild the run: names and numbers, plus the source of plug-in
+    strategy files (a cluster node may not have them)."""
+    from simulator.strategy import parse_spec
+
+    if spec.registry:
+        raise UsageError("--backend ray: strategies given as Python objects cannot be sent to "
+                         "workers; give them as plug-in files (FILE.py:NAME)")
+    plugins = {}
+    for text in spec.strategies:
+        name = parse_spec(text).name
+        if ".py:" in name:
+            file = name.rpartition(":")[0]
+            try:
+                plugins[file] = Path(file).expanduser().resolve().read_bytes()
+            except OSError:
+                pass  # the driver's own resolve already named the missing file
+    return {"game": spec.game.name, "rules": spec.rules, "strategies": list(spec.strategies),
+            "plugins": plugins, "seed": spec.seed, "count": spec.count,
+            "deals_mode": spec.deals_mode, "debug": spec.debug, "seating": spec.seating,
+            "code": _digest(spec.game.name), "cwd": os.getcwd()}
+
+
+def _digest(game: str) -> str:
+    from simulator._cache import source_digest
+    from simulator.games import GAMES
+
+    return source_digest(GAMES[game].rpartition(".")[2])
+
+
+def _local_plugins(payload: dict) -> list[str]:
+    """The strategy texts with each plug-in file a path this worker can read: the driver's
+    own file when it is there with the same content, else a copy in a temp folder."""
+    def holds(path: Path) -> bool:
+        try:
+            return path.read_bytes() == source
+        except OSError:
+            return False
+
+    texts = list(payload["strategies"])
+    for file, source in payload["plugins"].items():
+        path = Path(file).expanduser()
+        if holds(path):  # as the driver named it (a local cluster shares the folder)
+            continue
+        path = path if path.is_absolute() else Path(payload["cwd"]) / path
+        if not holds(path):
+            digest = hashlib.blake2b(source, digest_size=8).hexdigest()
+            path = Path(tempfile.gettempdir()) / "cardsim-plugins" / digest / Path(file).name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(source)
+        texts = [t.replace(file, str(path), 1) if f"{file}:" in t else t for t in texts]
+    return texts
+
+
+def _runner(payload: dict):
+    from simulator.batch import Runner, RunSpec
+    from simulator.games import get_game
+
+    key = hashlib.blake2b(repr(sorted((k, repr(v)) for k, v in payload.items())).encode(),
+                          digest_size=12).hexdigest()
+    if key not in _RUNNERS:
+        here = _digest(payload["game"])
+        if here != payload["code"]:
+            raise UsageError(f"--backend ray: the worker on {socket.gethostname()} runs "
+                             f"different cardsim code for {payload['game']} (source digest "
+                             f"{here}, the driver's {payload['code']}); install the same "
+                             "version on every node")
+        _RUNNERS.clear()  # one run at a time per worker keeps its memory bounded
+        spec = RunSpec(get_game(payload["game"]), payload["rules"], _local_plugins(payload),
+                       payload["seed"], payload["count"], deals_mode=payload["deals_mode"],
+                       debug=payload["debug"], seating=payload["seating"])
+        _RUNNERS[key] = Runner(spec)
+    return _RUNNERS[key]
+
+
+def _compiles(runner) -> int:
+    """Compilations of the game's kernel in this process so far (cache misses of its
+    cache=True entry point): a loaded warm cache counts as a hit instead."""
+    from importlib import import_module
+
+    disp = import_module(runner.spec.game.kernel_module).run_blocks
+    return sum(disp.stats.cache_misses.values())
+
+
+def play_task(payload: dict, first: int, n: int, threads: int):
+    """One chunk on a worker: the same tables as Runner.play_chunk on the driver."""
+    import numba
+
+    t0 = time.perf_counter()
+    runner = _runner(payload)
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    before = _compiles(runner)
+    deals, games = runner.play_chunk(first, n, threads)
+    info = {"host": socket.gethostname(), "pid": os.getpid(),
+            "seconds": time.perf_counter() - t0, "compiled": _compiles(runner) > before,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return deals, games, info
+
+
+class RayChunks:
+    """Plays (k, first, n) chunks on Ray and yields (k, first, n, deals, games) in chunk
+    order; ``summary()`` describes where they ran (for run.json)."""
+
+    def __init__(self, runner, address: str | None, threads: int):
+        global _REMOTE
+        check_address(address)
+        self.ray = ray = connect(address)
+        self.address = address
+        self.threads = threads
+        self.payload = _payload(runner.spec)
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        per_node = max([int(nd["Resources"].get("CPU", 0)) for nd in ray.nodes()
+                        if nd.get("Alive")] + [0])
+        if not 1 <= threads <= max(per_node, 1):
+            raise UsageError(f"--threads {threads}: with --backend ray it is threads per task; "
+                             f"allowed 1..{max(per_node, 1)} (the largest node's CPUs)")
+        self.cpus = cpus
+        self.window = max(2, 2 * cpus // threads)
+        if _REMOTE is None:
+            _REMOTE = ray.remote(play_task)
+        self._remote = _REMOTE.options(num_cpus=threads, max_retries=3)
+        self.infos: list[dict] = []
+        self._warm(runner)
+
+    def _warm(self, runner) -> None:
+        """Compile (or load) the kernel here first when the driver is on a cluster node, so
+        the workers beside it load a warm cache instead of each compiling."""
+        ips = {nd.get("NodeManagerAddress") for nd in self.ray.nodes() if nd.get("Alive")}
+        if self.ray.util.get_node_ip_address() in ips:
+            runner.play_chunk(0, max(1, runner.rotations), 1)
+
+    def play(self, todo):
+        ray = self.ray
+        ref = ray.put(self.payload)
+        pending = deque()
+        it = iter(todo)
+
+        def top_up():
+            for k, first, n in it:
+                pending.append((k, first, n, self._remote.remote(ref, first, n, self.threads)))
+                if len(pending) >= self.window:
+                    return
+
+        try:
+            top_up()
+            while pending:
+                k, first, n, task = pending.popleft()
+                deals, games, info = self._get(task, k)
+                top_up()  # keep the workers busy while the driver writes this chunk
+                self.infos.append(info)
+                yield k, first, n, deals, games
+        finally:
+            for *_, task in pending:
+                ray.cancel(task)
+
+    def _get(self, task, k: int):
+        ray = self.ray
+        try:
+            return ray.get(task)
+        except ray.exceptions.RayTaskError as e:
+            cause = getattr(e, "cause", None)
+            if isinstance(cause, (UsageError, StrategyError, AssertionError)):
+                raise cause from None
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise BackendError(f"chunk {k} failed on a Ray worker: {first}") from None
+        except ray.exceptions.RayError as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise BackendError(f"chunk {k} was lost on the Ray cluster: {first}") from None
+
+    def summary(self) -> dict:
+        workers = {(i["host"], i["pid"]) for i in self.infos}
+        return {"address": self.address or "local", "cluster_cpus": self.cpus,
+                "threads_per_task": self.threads, "window": self.window,
+                "tasks": len(self.infos), "worker_processes": len(workers),
+                "hosts": sorted({i["host"] for i in self.infos}),
+                "tasks_that_compiled": sum(i["compiled"] for i in self.infos),
+                "task_seconds": round(sum(i["seconds"] for i in self.infos), 3),
+                "worker_peak_rss_mib": round(max([i["peak_rss_mib"] for i in self.infos]
+                                                 + [0.0]), 1)}
