@@ -4,10 +4,15 @@ because chunks stream to disk. Each run is measured in its own process; prints M
 
     python scripts/bench_memory.py                                  # quick: 56 1M/10M deals
     python scripts/bench_memory.py --game hand-and-foot --counts 100000,1000000 --unit games
+    python scripts/bench_memory.py --backend ray    # also each Ray worker's peak (run.json)
+
+With Ray, the `cardsim run` process is the driver; the workers are Ray's processes, and each
+reports its own peak in run.json (`ray.worker_peak_rss_mib`, the largest of them).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -31,15 +36,21 @@ def main() -> None:
     ap.add_argument("--game", default="fifty-six")
     ap.add_argument("--unit", default="deals", choices=["deals", "games"])
     ap.add_argument("--counts", default="1000000,10000000")
+    ap.add_argument("--backend", default="local", choices=["local", "ray"])
     args = ap.parse_args()
-    print(f"{args.game}, --{args.unit}: peak RSS of the whole `cardsim run` process")
+    print(f"{args.game}, --{args.unit}, {args.backend} backend: peak RSS of the `cardsim run` "
+          "process" + (" and of the largest Ray worker" if args.backend == "ray" else ""))
     for n in (int(c) for c in args.counts.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()
-            mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game, f"--{args.unit}", str(n), "--quiet",
-                            "--out", f"{tmp}/run"])
-            print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB  ({time.perf_counter() - t0:.0f} s)",
-                  flush=True)
+            mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game,
+                            f"--{args.unit}", str(n), "--quiet", "--out", f"{tmp}/run",
+                            "--backend", args.backend])
+            info = json.loads(open(f"{tmp}/run/run.json").read())
+            worker = (f", worker {info['ray']['worker_peak_rss_mib']:7.0f} MiB"
+                      if "ray" in info else "")
+            print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB{worker}  "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":
