@@ -42,7 +42,12 @@ def command_lines(draw):
         args += ["--game-index", draw(st.sampled_from(["0", "-1", "x"]))]
     if draw(st.booleans()):
         args += [draw(st.sampled_from(["--threads", "--seed", "--chunk-size", "--players",
-                                       "--precision"])), draw(VALUES)]
+                                       "--precision", "--backend", "--address"])), draw(VALUES)]
+    if cmd in ("run", "sweep", "compare") and draw(st.booleans()):
+        # a bad address fails before Ray starts (a well-formed one is refused at once)
+        args += ["--backend", draw(st.sampled_from(["local", "ray"])), "--address",
+                 draw(st.sampled_from(["nohost", "127.0.0.1:0", "127.0.0.1:1", "a:b:c",
+                                       "ray://", ""]))]
     return args
 
 
