@@ -14,11 +14,18 @@ def _game(name: str):
     return get_game(name)
 
 
-def _rules(game, players, rule_opts):
-    overrides = list(rule_opts)
+def _rule_texts(game, players, rule_opts, rules_file) -> list[str]:
+    """Rule options in the order they apply: the file, then --players, then --rule."""
+    from simulator.rules import read_rules_file
+
+    texts = [] if rules_file is None else read_rules_file(rules_file, game.rules)
     if players is not None:
-        overrides.insert(0, f"players={players}")
-    return game.rules.resolve(overrides)
+        texts.append(f"players={players}")
+    return texts + list(rule_opts)
+
+
+def _rules(game, players, rule_opts, rules_file=None):
+    return game.rules.resolve(_rule_texts(game, players, rule_opts, rules_file))
 
 
 def _count(value, name):
@@ -39,6 +46,9 @@ common = [
     click.option("--players", type=int, default=None, help="shortcut for --rule players=P"),
     click.option("--rule", "rule_opts", multiple=True, metavar="KEY=VALUE",
                  help="rule option (repeatable); see `cardsim rules GAME`"),
+    click.option("--rules-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                 metavar="FILE", help="rule options from a TOML (or .json) file of key = "
+                 "value pairs; --players and --rule override it"),
     click.option("--strategy", "strategy_opts", multiple=True,
                  metavar="TEAM=NAME[:k=v,...]",
                  help="strategy of a team (repeatable); NAME alone sets every team"),
@@ -99,7 +109,8 @@ def cli():
 @click.option("--resume", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="continue an interrupted run in DIR (same options): only its missing "
                    "chunks are played")
-def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts, threads,
+        chunk_size, out,
         debug_invariants, quiet, backend, address, seating, precision, metric, resume):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
@@ -120,7 +131,7 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
         if precision is None:
             raise UsageError("--metric is used with --precision")
         stop = PrecisionStop(g, precision, metric, deals_mode)
-    rules = _rules(g, players, rule_opts)
+    rules = _rules(g, players, rule_opts, rules_file)
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
                    threads=threads, chunk_size=chunk_size, debug=debug_invariants,
                    seating=seating, backend=backend, address=_address(backend, address))
@@ -151,7 +162,8 @@ def run(game, games, deals, seed, players, rule_opts, strategy_opts, threads, ch
               help="JSON Lines file (default: standard output)")
 @click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
               show_default=True, help="the run's --seating (it decides who plays each game)")
-def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out, seating):
+def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strategy_opts, out,
+           seating):
     """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
     import json
 
@@ -161,7 +173,7 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out,
     play_one = get_replay(game)
     if game_index < 0:
         raise UsageError(f"--game-index {game_index}: must be 0 or more")
-    rules = _rules(g, players, rule_opts)
+    rules = _rules(g, players, rule_opts, rules_file)
     if mode == "deals" and not g.supports_deals_mode:
         raise UsageError(f"--mode deals is not available for {g.name} (use --mode games)")
     events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
@@ -189,7 +201,8 @@ def replay(game, game_index, mode, seed, players, rule_opts, strategy_opts, out,
               help="play each setting until the 95%% interval of --metric is this narrow; "
                    "--games is then the cap per setting")
 @click.option("--metric", default=None, help="per-game metric for --precision")
-def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
+          chunk_size, out,
           debug_invariants, quiet, backend, address, seating, precision, metric):
     """Run a grid of settings on the same seed, then print the game's study over them."""
     from importlib import import_module
@@ -201,7 +214,7 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
     g = _game(game)
     for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
         _count(value, name)
-    base = list(rule_opts) if players is None else [f"players={players}", *rule_opts]
+    base = _rule_texts(g, players, rule_opts, rules_file)
     g.rules.resolve(base)
     settings = expand(g, base, list(strategy_opts), [parse_vary(v) for v in vary])
     factory = None
@@ -254,7 +267,8 @@ def sweep(game, vary, games, seed, players, rule_opts, strategy_opts, threads, c
 @click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
               help="play as many boards as every match's win-rate interval needs to be this "
                    "narrow (95%%); --games is then the cap")
-def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk_size, out,
+def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
+            chunk_size, out,
             debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
     score difference with paired 95% intervals, tests, and a rating."""
@@ -266,7 +280,7 @@ def compare(game, games, seed, players, rule_opts, strategy_opts, threads, chunk
         _count(value, name)
     if seating != "auto":
         raise UsageError("--seating: compare always seats every strategy on every team")
-    rules = _rules(g, players, rule_opts)
+    rules = _rules(g, players, rule_opts, rules_file)
     out = out or default_out(game, "compare", seed)
     info = run_compare(g, rules, list(strategy_opts), _seed(seed), games, out, threads=threads,
                        chunk_size=chunk_size, debug=debug_invariants,

@@ -132,3 +132,54 @@ def show_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
+
+
+def read_rules_file(path, rules: RuleSet) -> list[str]:
+    """A file of rule options (TOML, or JSON by its .json suffix): top-level ``key = value``
+    pairs, lists for list options (``min_meld = [50, 90, 120, 150]``), and optionally
+    ``game = "<name>"``. Returned as ``key=value`` texts, to go before any ``--rule``, which
+    override them; every key and value is checked here so an error names the file."""
+    import json
+    import tomllib
+    from pathlib import Path
+
+    path = Path(path)
+    where = f"--rules-file {path}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{where}: cannot read it ({getattr(e, 'strerror', None) or e})") \
+            from None
+    try:
+        doc = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as e:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise UsageError(f"{where}: not valid {kind} ({str(e).splitlines()[0]})") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{where}: must hold key = value pairs of rule options")
+    game = doc.pop("game", rules.game)
+    if game != rules.game:
+        raise UsageError(f"{where}: is for game {game!r}, not {rules.game}")
+    out = []
+    for key, value in doc.items():
+        field = rules.fields.get(key)
+        if field is None:
+            raise UsageError(f"{where}: unknown rule '{key}' for {rules.game} "
+                             f"(allowed: {', '.join(rules.fields)})")
+        if isinstance(value, list) and all(_scalar(v) for v in value):
+            text = ",".join(show_value(v) for v in value)
+        elif _scalar(value):
+            text = show_value(value)
+        else:
+            raise UsageError(f"{where}: rule '{key}' must be a value or a list of values "
+                             f"(allowed: {field.describe_allowed()})")
+        try:
+            field.coerce(text)
+        except UsageError as e:
+            raise UsageError(f"{where}: {e}") from None
+        out.append(f"{key}={text}")
+    return out
+
+
+def _scalar(v) -> bool:
+    return v is None or isinstance(v, (str, int, bool)) and not isinstance(v, float)
