@@ -70,7 +70,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     if backend == "ray":
         from simulator.ray_backend import RayChunks
 
-        source = RayChunks(runner, address, threads or 1).play(todo)
+        source = RayChunks(runner, address, threads or 1).play(todo, runner)
     else:
         n_threads = threads or numba.config.NUMBA_NUM_THREADS
         numba.set_num_threads(n_threads)

@@ -231,7 +231,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     bar.advance(sum(c["count"] for c in done.values()))
     todo = [(k, first, min(chunk, spec.count - first))
             for k, first in enumerate(range(0, spec.count, chunk)) if k not in done]
-    source = remote.play(todo) if remote else play_local(runner, todo, threads)
+    source = remote.play(todo, runner) if remote else play_local(runner, todo, threads)
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
     try:

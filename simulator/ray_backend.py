@@ -185,7 +185,8 @@ def play_task(payload: dict, first: int, n: int, threads: int):
 
 class RayChunks:
     """Plays (k, first, n) chunks on Ray and yields (k, first, n, deals, games) in chunk
-    order; ``summary()`` describes where they ran (for run.json)."""
+    order; ``summary()`` describes where they ran (for run.json). A task is a chunk or a
+    part of one (see ``_tasks``)."""
 
     def __init__(self, runner, address: str | None, threads: int):
         global _REMOTE
@@ -201,7 +202,7 @@ class RayChunks:
             raise UsageError(f"--threads {threads}: with --backend ray it is threads per task; "
                              f"allowed 1..{max(per_node, 1)} (the largest node's CPUs)")
         self.cpus = cpus
-        self.window = max(2, 2 * cpus // threads)
+        self.window = max(2, 2 * cpus // threads)  # tasks in flight
         if _REMOTE is None:
             _REMOTE = ray.remote(play_task)
         self._remote = _REMOTE.options(num_cpus=threads, max_retries=3)
@@ -215,25 +216,53 @@ class RayChunks:
         if self.ray.util.get_node_ip_address() in ips:
             runner.play_chunk(0, max(1, runner.rotations), 1)
 
-    def play(self, todo):
+    def _tasks(self, todo, runner):
+        """Each chunk cut into 1..4 parts (whole duplicate sets), so that a run has about
+        four tasks per CPU: a few big chunks on many CPUs would leave CPUs idle at the end.
+        A part keeps at least a quarter of the game's default chunk, a second or more of
+        work. The file layout stays the chunks'; the tables do not depend on the cut."""
+        spec = runner.spec
+        floor = max(1, spec.game.default_chunk(spec.deals_mode) // 4)
+        unit = max(1, runner.rotations)
+        want = -(-4 * max(1, self.cpus // self.threads) // max(1, len(todo)))
+        for k, first, n in todo:
+            parts = max(1, min(4, want, n // floor))
+            edges = sorted({first + (n * j // parts) // unit * unit for j in range(parts)}
+                           | {first + n})
+            cuts = list(zip(edges[:-1], edges[1:]))
+            for j, (lo, hi) in enumerate(cuts):
+                yield k, first, n, j == len(cuts) - 1, lo, hi - lo
+
+    def play(self, todo, runner):
+        import polars as pl
+
         ray = self.ray
         ref = ray.put(self.payload)
         pending = deque()
-        it = iter(todo)
+        it = self._tasks(todo, runner)
 
         def top_up():
-            for k, first, n in it:
-                pending.append((k, first, n, self._remote.remote(ref, first, n, self.threads)))
+            for k, first, n, last, lo, m in it:
+                pending.append((k, first, n, last,
+                                self._remote.remote(ref, lo, m, self.threads)))
                 if len(pending) >= self.window:
                     return
 
         try:
             top_up()
+            parts = []
             while pending:
-                k, first, n, task = pending.popleft()
+                k, first, n, last, task = pending.popleft()
                 deals, games, info = self._get(task, k)
-                top_up()  # keep the workers busy while the driver writes this chunk
+                top_up()  # keep the workers busy while the driver writes
                 self.infos.append(info)
+                parts.append((deals, games))
+                if not last:
+                    continue
+                if len(parts) > 1:
+                    deals = pl.concat([d for d, _ in parts])
+                    games = None if games is None else pl.concat([g for _, g in parts])
+                parts = []
                 yield k, first, n, deals, games
         finally:
             for *_, task in pending:
