@@ -9,7 +9,7 @@ from importlib import import_module
 import numpy as np
 
 from simulator.strategy import GameStrategies
-from simulator.tables import to_frame
+from simulator.tables import reuse, to_frame
 
 
 class GameAdapter(GameStrategies):
@@ -28,6 +28,31 @@ class GameAdapter(GameStrategies):
         game_cols[o.G_GAME] = np.arange(game_cols.shape[1], dtype=np.int32)
         games = to_frame(game_cols, o.GAME_COLUMNS, o.GAME_NULL_IF_NEGATIVE, index_base=first)
         return deals, self.finish_games(games)
+
+    @staticmethod
+    def pack_strategies(defs, params, slots: int, builtin_ids: dict, decisions):
+        """Kernel inputs for the strategies of ``slots`` teams or seats: built-in ids (-1: call
+        the function), one tuple of functions per decision (padded with the last one, so the
+        kernel's tuple types never depend on the player count) and the padded parameter rows."""
+        sids = np.full(slots, -1, np.int64)
+        for t, d in enumerate(defs):
+            sids[t] = -1 if d.plugin else builtin_ids.get(d.name, -1)
+        fns = []
+        for decision in decisions:
+            per_slot = [d.decisions[decision] for d in defs]
+            fns.append(tuple(per_slot + [per_slot[-1]] * (slots - len(per_slot))))
+        padded = np.zeros((slots, params.shape[1]), np.float64)
+        padded[: params.shape[0]] = params
+        return sids, tuple(fns), np.ascontiguousarray(padded)
+
+    def row_buffers(self, scratch, starts, ends, row_ends, game_rows: int):
+        """Output arrays of one kernel call: deal rows (reused between chunks), per-block row
+        counts, ``game_rows`` game rows, where each block stopped, and its first error."""
+        o = import_module(self.outcomes_module)
+        nb = len(starts)
+        return (reuse(scratch, "deal_cols", (o.D_NCOLS, int(row_ends[-1]))),
+                np.zeros(nb, np.int64), reuse(scratch, "game_rows", (game_rows, o.G_NCOLS)),
+                np.zeros(nb, np.int64), np.zeros((nb, 5), np.int64))
 
     def finish_games(self, games):
         """A game's last touches to its games table (default: none)."""

@@ -13,7 +13,6 @@ from simulator.games.contract_rummy import outcomes as O  # noqa: E402
 from simulator.games.contract_rummy.rules import MAX_SEATS, RULES, to_array  # noqa: E402
 from simulator.games.contract_rummy.view import DECISIONS  # noqa: E402
 from simulator.adapter import GameAdapter  # noqa: E402
-from simulator.tables import reuse  # noqa: E402
 
 
 class ContractRummy(GameAdapter):
@@ -55,33 +54,20 @@ class ContractRummy(GameAdapter):
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
         from strategies.contract_rummy import BUILTIN_IDS
 
-        sids = np.full(MAX_SEATS, -1, np.int64)
-        for s, d in enumerate(defs):
-            sids[s] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
-        fns = []
-        for decision in DECISIONS:
-            per_seat = [d.decisions[decision] for d in defs]
-            per_seat += [per_seat[-1]] * (MAX_SEATS - len(per_seat))
-            fns.append(tuple(per_seat))
-        padded = np.zeros((MAX_SEATS, params.shape[1]), np.float64)
-        padded[: params.shape[0]] = params
-        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded), int(rotations)
+        sids, fns, padded = self.pack_strategies(defs, params, MAX_SEATS, BUILTIN_IDS, DECISIONS)
+        return to_array(rules), sids, fns, padded, int(rotations)
 
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.games.contract_rummy.kernel import run_blocks
 
         rules_arr, sids, fns, params, rot_k = ctx
-        nb = len(starts)
-        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
-        deal_n = np.zeros(nb, np.int64)
-        game_rows = reuse(scratch, "game_rows", (int(ends[-1] - starts[0]), O.G_NCOLS))
-        stopped = np.zeros(nb, np.int64)
-        errs = np.zeros((nb, 5), np.int64)
+        out = deal_cols, deal_n, game_rows, stopped, errs = self.row_buffers(
+            scratch, starts, ends, row_ends, int(ends[-1] - starts[0]))
         run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, rot_k, starts, ends,
                    row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
                    game_rows, stopped, errs)
-        return deal_cols, deal_n, game_rows, stopped, errs
+        return out
 
 
 

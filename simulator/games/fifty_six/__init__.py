@@ -10,7 +10,6 @@ import numpy as np  # noqa: E402
 from simulator.games.fifty_six import outcomes as O  # noqa: E402
 from simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
 from simulator.adapter import GameAdapter  # noqa: E402
-from simulator.tables import reuse  # noqa: E402
 
 from simulator.games.fifty_six.view import DECISIONS  # noqa: E402
 
@@ -51,35 +50,22 @@ class FiftySix(GameAdapter):
 
         from strategies.fifty_six import BUILTIN_IDS
 
-        sids = np.full(MAX_TEAMS, -1, np.int64)
-        for t, d in enumerate(defs):
-            sids[t] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
-        fns = []
-        for decision in DECISIONS:
-            per_team = [d.decisions[decision] for d in defs]
-            per_team += [per_team[-1]] * (MAX_TEAMS - len(per_team))
-            fns.append(tuple(per_team))
-        padded = np.zeros((MAX_TEAMS, params.shape[1]), np.float64)
-        padded[: params.shape[0]] = params
-        return to_array(rules), sids, fns, np.ascontiguousarray(padded), int(rotations)
+        sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
+        return to_array(rules), sids, fns, padded, int(rotations)
 
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.games.fifty_six.kernel import run_blocks
 
         rules_arr, sids, (bid, play, reveal), params, rot_k = ctx
-        nb = len(starts)
-        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
-        deal_n = np.zeros(nb, np.int64)
-        ngames = nb if deals_mode else int(ends[-1] - starts[0])
-        game_rows = reuse(scratch, "game_rows", (ngames, O.G_NCOLS))
-        stopped = np.zeros(nb, np.int64)
-        errs = np.zeros((nb, 5), np.int64)
+        ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
+        out = deal_cols, deal_n, game_rows, stopped, errs = self.row_buffers(
+            scratch, starts, ends, row_ends, ngames)
         run_blocks(np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids, bid, play, reveal,
                    params, starts, ends, row_starts.astype(np.int64),
                    row_ends.astype(np.int64), deal_cols, deal_n, game_rows, stopped, errs,
                    rot_k)
-        return deal_cols, deal_n, game_rows, stopped, errs
+        return out
 
 
 

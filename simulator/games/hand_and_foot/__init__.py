@@ -14,7 +14,6 @@ from simulator.games.hand_and_foot import outcomes as O  # noqa: E402
 from simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
 from simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
 from simulator.adapter import GameAdapter  # noqa: E402
-from simulator.tables import reuse  # noqa: E402
 
 
 class HandAndFoot(GameAdapter):
@@ -51,33 +50,20 @@ class HandAndFoot(GameAdapter):
     def prepare(self, rules: dict, defs, params):
         from strategies.hand_and_foot import BUILTIN_IDS
 
-        sids = np.full(MAX_TEAMS, -1, np.int64)
-        for t, d in enumerate(defs):
-            sids[t] = BUILTIN_IDS.get(d.name, -1) if not d.plugin else -1
-        fns = []
-        for decision in DECISIONS:
-            per_team = [d.decisions[decision] for d in defs]
-            per_team += [per_team[-1]] * (MAX_TEAMS - len(per_team))
-            fns.append(tuple(per_team))
-        padded = np.zeros((MAX_TEAMS, params.shape[1]), np.float64)
-        padded[: params.shape[0]] = params
-        return to_array(rules), sids, tuple(fns), np.ascontiguousarray(padded)
+        sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
+        return to_array(rules), sids, fns, padded
 
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.games.hand_and_foot.kernel import run_blocks
 
         rules_arr, sids, fns, params = ctx
-        nb = len(starts)
-        deal_cols = reuse(scratch, "deal_cols", (O.D_NCOLS, int(row_ends[-1])))
-        deal_n = np.zeros(nb, np.int64)
-        game_rows = reuse(scratch, "game_rows", (int(ends[-1] - starts[0]), O.G_NCOLS))
-        stopped = np.zeros(nb, np.int64)
-        errs = np.zeros((nb, 5), np.int64)
+        out = deal_cols, deal_n, game_rows, stopped, errs = self.row_buffers(
+            scratch, starts, ends, row_ends, int(ends[-1] - starts[0]))
         run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, starts, ends,
                    row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
                    game_rows, stopped, errs)
-        return deal_cols, deal_n, game_rows, stopped, errs
+        return out
 
 
 
