@@ -24,26 +24,12 @@ from simulator.games.contract_rummy.view import (
     P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
     V_OFFER, V_OFFER_LAYS, V_OWN_TURN, V_SEAT, V_TOP_LAYS, code_op, fits_table, would_lay,
 )
-from simulator.rng import below
+from simulator.legal import index_of, random_choice
 from simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
 MAX_LEFT, WAIT_TURNS, TAKE_TOP, DEEP, BUY_POLICY, KEEP_JOKERS = range(6)
 BUY_NEVER, BUY_COMPLETES, BUY_USEFUL, BUY_ALWAYS = range(4)
-
-
-@njit(cache=True, inline="always")
-def random_choice(mine, public, private, legal, params, rng):
-    """Uniform over the legal choices."""
-    return below(rng, legal[0])
-
-
-@njit(cache=True)
-def _index_of(legal, code):
-    for i in range(legal[0]):
-        if legal[1 + i] == code:
-            return i
-    return -1
 
 
 @njit(cache=True, inline="always")
@@ -82,12 +68,12 @@ def usefulness(mine, public, c):
 def heuristic_draw(mine, public, private, legal, params, rng):
     pn = public[P_PILE_N]
     top = public[P_PILE + pn - 1] if pn > 0 else -1
-    i_top = _index_of(legal, D_TOP)
+    i_top = index_of(legal, D_TOP, -1)
     down = public[P_DOWN + private[V_SEAT]] == 1
     if down:
         if i_top >= 0 and fits_table(public, top):
             return i_top
-        return _index_of(legal, D_STOCK)
+        return index_of(legal, D_STOCK, -1)
     if i_top >= 0 and _lays(mine, public, private[V_TOP_LAYS], top):
         return i_top
     if params[DEEP] >= 0.5:
@@ -104,7 +90,7 @@ def heuristic_draw(mine, public, private, legal, params, rng):
         return i_top
     if i_top >= 0 and top == JOKER and params[TAKE_TOP] >= 0.5:
         return i_top
-    return _index_of(legal, D_STOCK)
+    return index_of(legal, D_STOCK, -1)
 
 
 @njit(cache=True)

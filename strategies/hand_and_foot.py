@@ -19,25 +19,11 @@ from simulator.games.hand_and_foot.view import (
     points_of,
     team_base,
 )
-from simulator.rng import below
+from simulator.legal import index_of, random_choice
 from simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
 HOLD, PILE_MIN, WILD_NAT, START_NAT, FOOT_RUSH, GRANT_PTS, ASK_OUT = range(7)
-
-
-@njit(cache=True, inline="always")
-def random_choice(mine, public, private, legal, params, rng):
-    """Uniform over the legal choices."""
-    return below(rng, legal[0])
-
-
-@njit(cache=True)
-def _index_of(legal, code):
-    for i in range(legal[0]):
-        if legal[1 + i] == code:
-            return i
-    return 0
 
 
 @njit(cache=True, inline="always")
@@ -114,14 +100,15 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 @njit(cache=True)
 def heuristic_decision(kind, mine, public, private, legal, params, rng):
     if kind == DRAW:
-        return _index_of(legal, 1) if public[P_PILE_N] >= params[PILE_MIN] else _index_of(legal, 0)
+        take = 1 if public[P_PILE_N] >= params[PILE_MIN] else 0
+        return index_of(legal, take, 0)
     if kind == MELD:
         return heuristic_meld(mine, public, private, legal, params, rng)
     if kind == DISCARD:
         return heuristic_discard(mine, public, private, legal, params, rng)
     if kind == ASK:
-        return _index_of(legal, 1 if params[ASK_OUT] >= 0.5 else 0)
-    return _index_of(legal, 1 if points_of(mine) <= params[GRANT_PTS] else 0)
+        return index_of(legal, 1 if params[ASK_OUT] >= 0.5 else 0, 0)
+    return index_of(legal, 1 if points_of(mine) <= params[GRANT_PTS] else 0, 0)
 
 
 @njit(cache=True)
