@@ -155,6 +155,40 @@ def test_a_local_run_resumes_on_ray(cluster, tmp_path):
     same_tables(tmp_path / "whole", cut)
 
 
+def _busy_workers() -> list[int]:
+    """Pids of Ray workers playing a chunk right now (Ray titles them by their task)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes().startswith(
+                    b"ray::play_task"):
+                pids.append(int(proc.name))
+        except OSError:
+            pass
+    return pids
+
+
+def test_a_killed_worker_is_retried_and_no_game_is_lost(cluster, tmp_path):
+    common = ["run", "fifty-six", "--deals", 2_000_000, "--chunk-size", 250_000, "--seed", 21,
+              "--quiet"]
+    run = subprocess.Popen(CLI + [str(a) for a in common] + [
+        "--out", str(tmp_path / "ray"), "--backend", "ray", "--address", cluster],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed, deadline = None, time.time() + 300
+    while killed is None and run.poll() is None and time.time() < deadline:
+        busy = _busy_workers()
+        if busy:
+            os.kill(busy[0], signal.SIGKILL)  # a worker dies mid-chunk
+            killed = busy[0]
+        time.sleep(0.05)
+    _, err = run.communicate(timeout=600)
+    assert killed is not None, "no worker was seen playing a chunk"
+    assert run.returncode == 0, err
+    assert cardsim(*common, "--out", tmp_path / "local").returncode == 0
+    same_tables(tmp_path / "local", tmp_path / "ray")
+    assert json.loads((tmp_path / "ray" / "run.json").read_text())["deals"] == 2_000_000
+
+
 BAD_PLAY = """from numba import njit
 from simulator.games.fifty_six.view import PASS
 
