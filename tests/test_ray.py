@@ -268,3 +268,22 @@ def test_api_with_ray_equals_local(cluster):
         if "ray" in sys.modules:
             sys.modules["ray"].shutdown()
     assert a.deals.equals(b.deals) and a.games.equals(b.games)
+
+
+def test_sweep_and_compare_on_ray_equal_local(cluster, tmp_path):
+    sweep = ["sweep", "hand-and-foot", "--games", 300, "--vary", "0.hold=0,60", "--seed", 2,
+             "--quiet", "--strategy", "early_melder"]
+    compare = ["compare", "contract-rummy", "--games", 80, "--seed", 2, "--quiet",
+               "--strategy", "lay_down_at_once", "--strategy", "hold_for_more"]
+    for name, argv in (("sweep", sweep), ("compare", compare)):
+        assert cardsim(*argv, "--out", tmp_path / f"{name}-local").returncode == 0
+        p = cardsim(*argv, "--out", tmp_path / f"{name}-ray", "--backend", "ray",
+                    "--address", cluster)
+        assert p.returncode == 0, p.stderr
+        runs = sorted(d.name for d in (tmp_path / f"{name}-local").iterdir()
+                      if (d / "run.json").is_file())
+        assert len(runs) >= 2
+        for run in runs:
+            same_tables(tmp_path / f"{name}-local" / run, tmp_path / f"{name}-ray" / run)
+            info = json.loads((tmp_path / f"{name}-ray" / run / "run.json").read_text())
+            assert info["backend"] == "ray"
