@@ -25,6 +25,7 @@ from simulator.errors import BackendError, StrategyError, UsageError
 _RUNNERS: dict = {}
 _REMOTE = None
 _CONNECTED = None  # (address,) this process's Ray was initialised with
+_COUNTER = None  # Numba compile events seen by this process (see compile_count)
 INSTALL = "pip install 'cardsim[ray]'"
 
 
@@ -159,13 +160,26 @@ def _runner(payload: dict):
     return _RUNNERS[key]
 
 
-def _compiles(runner) -> int:
-    """Compilations of the game's kernel in this process so far (cache misses of its
-    cache=True entry point): a loaded warm cache counts as a hit instead."""
-    from importlib import import_module
+def compile_count() -> int:
+    """Numba compilations in this process since the first call (a function loaded from the
+    disk cache is not one). Counted with Numba's compile events, so compilations at import
+    (functions with explicit signatures) and of callees count too."""
+    global _COUNTER
+    if _COUNTER is None:
+        from numba.core import event
 
-    disp = import_module(runner.spec.game.kernel_module).run_blocks
-    return sum(disp.stats.cache_misses.values())
+        class Counter(event.Listener):
+            n = 0
+
+            def on_start(self, ev):
+                pass
+
+            def on_end(self, ev):
+                self.n += 1
+
+        _COUNTER = Counter()
+        event.register("numba:compile", _COUNTER)
+    return _COUNTER.n
 
 
 def play_task(payload: dict, first: int, n: int, threads: int):
@@ -173,12 +187,12 @@ def play_task(payload: dict, first: int, n: int, threads: int):
     import numba
 
     t0 = time.perf_counter()
+    before = compile_count()
     runner = _runner(payload)
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    before = _compiles(runner)
     deals, games = runner.play_chunk(first, n, threads)
     info = {"host": socket.gethostname(), "pid": os.getpid(),
-            "seconds": time.perf_counter() - t0, "compiled": _compiles(runner) > before,
+            "seconds": time.perf_counter() - t0, "compiled": compile_count() > before,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     return deals, games, info
 

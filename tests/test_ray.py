@@ -287,3 +287,20 @@ def test_sweep_and_compare_on_ray_equal_local(cluster, tmp_path):
             same_tables(tmp_path / f"{name}-local" / run, tmp_path / f"{name}-ray" / run)
             info = json.loads((tmp_path / f"{name}-ray" / run / "run.json").read_text())
             assert info["backend"] == "ray"
+
+
+def test_compile_count_sees_compilations_and_not_cache_loads():
+    from numba import njit
+
+    from simulator.ray_backend import compile_count
+
+    before = compile_count()
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    assert twice(3) == 6 and compile_count() > before  # the check run.json's count rests on
+    n = compile_count()
+    twice(4)
+    assert compile_count() == n  # same types: no new compilation
