@@ -67,9 +67,14 @@ def connect(address: str | None):
     return ray
 
 
+def _host_port(address: str) -> tuple[str, str]:
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    return host, port
+
+
 def _reachable(address: str) -> None:
     """Fail in seconds, not after Ray's minute of retries, when nothing listens there."""
-    host, _, port = address.removeprefix("ray://").rpartition(":")
+    host, port = _host_port(address)
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
     except OSError as e:
@@ -80,8 +85,8 @@ def _reachable(address: str) -> None:
 def check_address(address: str | None) -> None:
     if address is None or address == "auto":
         return
-    host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    host, port = _host_port(address)
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise UsageError(f"--address {address!r}: allowed: auto, HOST:PORT or ray://HOST:PORT")
 
 
