@@ -40,7 +40,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     'auto' or HOST:PORT joins a cluster) with the same tables."""
     import numba
 
-    from simulator.batch import BACKENDS, RunSpec, Runner, play_local, run
+    from simulator.batch import BACKENDS, RunSpec, Runner, plan_chunks, play_local, run
     from simulator.errors import UsageError
     from simulator.games import get_game
 
@@ -65,8 +65,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
         raise UsageError(f"deals mode is not available for {g.name} (use games)")
     runner = Runner(spec)
     chunk = chunk_size or g.default_chunk(deals_mode)
-    todo = [(k, first, min(chunk, count - first))
-            for k, first in enumerate(range(0, count, chunk))]
+    todo = plan_chunks(count, chunk)
     if backend == "ray":
         from simulator.ray_backend import RayChunks
 

@@ -204,16 +204,14 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     unit = "deals" if spec.deals_mode else "games"
     settings = _settings(spec, runner, chunk)
     remote = None
-    if spec.backend == "ray":
-        from simulator.ray_backend import RayChunks, check_address
-
-        check_address(spec.address)
     existed = Path(out).exists()
     if resume:
         out, done = _resume_state(Path(out), settings)
     else:
         out, done = prepare_out_dir(out), {}
     if spec.backend == "ray":
+        from simulator.ray_backend import RayChunks
+
         try:
             remote = RayChunks(runner, spec.address, threads)  # connects, checks --threads
         except BaseException:
@@ -229,8 +227,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     t0 = time.perf_counter()
     bar = Progress(spec.count, unit, enabled=progress)
     bar.advance(sum(c["count"] for c in done.values()))
-    todo = [(k, first, min(chunk, spec.count - first))
-            for k, first in enumerate(range(0, spec.count, chunk)) if k not in done]
+    todo = plan_chunks(spec.count, chunk, skip=done)
     source = remote.play(todo, runner) if remote else play_local(runner, todo, threads)
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
@@ -288,6 +285,12 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
 
 
 BACKENDS = ("local", "ray")
+
+
+def plan_chunks(count: int, chunk: int, skip=()) -> list[tuple[int, int, int]]:
+    """(k, first game, games) of every chunk of a run, but those in ``skip``."""
+    return [(k, first, min(chunk, count - first))
+            for k, first in enumerate(range(0, count, chunk)) if k not in skip]
 
 
 def play_local(runner: Runner, todo, threads: int):

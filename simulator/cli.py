@@ -110,8 +110,8 @@ def cli():
               help="continue an interrupted run in DIR (same options): only its missing "
                    "chunks are played")
 def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts, threads,
-        chunk_size, out,
-        debug_invariants, quiet, backend, address, seating, precision, metric, resume):
+        chunk_size, out, debug_invariants, quiet, backend, address, seating, precision, metric,
+        resume):
     """Simulate and write Parquet tables plus run.json."""
     from simulator.batch import RunSpec, default_out, run as run_batch
 
@@ -202,8 +202,8 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
                    "--games is then the cap per setting")
 @click.option("--metric", default=None, help="per-game metric for --precision")
 def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
-          chunk_size, out,
-          debug_invariants, quiet, backend, address, seating, precision, metric):
+          chunk_size, out, debug_invariants, quiet, backend, address, seating, precision,
+          metric):
     """Run a grid of settings on the same seed, then print the game's study over them."""
     from importlib import import_module
 
@@ -268,8 +268,7 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
               help="play as many boards as every match's win-rate interval needs to be this "
                    "narrow (95%%); --games is then the cap")
 def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
-            chunk_size, out,
-            debug_invariants, quiet, backend, address, seating, precision):
+            chunk_size, out, debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
     score difference with paired 95% intervals, tests, and a rating."""
     from simulator.batch import default_out
