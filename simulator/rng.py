@@ -40,7 +40,7 @@ def game_key(seed, game_index):
     return mix64(mix64(uint64(seed) ^ GOLDEN) + uint64(game_index) * GOLDEN)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def substream(rng, game_key_, tag, index):
     """Point ``rng`` (a uint64[2] array) at sub-stream (tag, index) of a game."""
     rng[0] = mix64(game_key_ ^ mix64(tag + uint64(index)))

@@ -79,7 +79,7 @@ def schema_markdown(title: str, columns) -> str:
     return "\n".join(lines) + "\n"
 
 
-@njit(cache=True)
+@njit("int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int64)", cache=True)
 def emit(log, kind, a, b, c, d, e, f):
     """Append an event row (kind, then six fields) to a replay log; ``log[0, 0]`` counts the
     rows used (row 0 is the header) and ``log[0, 1]`` is set when the log is full. Returns the

@@ -1,8 +1,9 @@
 """56 strategies. Each is a set of @njit decision functions of the signature in
 simulator/games/fifty_six/view.py (bid, play, reveal) plus named float parameters.
 
-Built-ins are called directly by the kernel (``builtin_decision``, ``builtin_play_mask``), so
-they are inlined rather than called through function pointers. Card play of the built-ins works
+Built-ins are called directly by the kernel (``builtin_decision``, ``builtin_play_mask``), not
+through function pointers, so LLVM may inline them; only small helpers are inlined at Numba's
+level (``inline="always"``), which multiplies compile time when used on large functions. Card play of the built-ins works
 on hand masks (view.SLOT_OF); ``heuristic_play`` is the same decision behind the array
 interface, for plug-ins that want to reuse it and for tests.
 """
@@ -271,7 +272,7 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
     return cheapest(side if side != ZERO else lm)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lead(lm, side, public, params, out, tmask, kt, my_team):
     if (tmask & lm) != ZERO and (out & tmask) != ZERO and params[P_DRAW_TRUMPS] > 0.5 \
             and public[PB_CONTRACT_TEAM] == my_team:
@@ -379,7 +380,7 @@ def _value(hm, t, n_act, nteams, params):
     return _common(hm, n_act, nteams, params) + _trump_terms(hm, t, n_act, params)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose(hm, public, priv, params, conventional):
     """(best trump, its valuation, partner's first bid value, latest trump and form) after
     reading the auction: partner's bid in a trump supports it, an opponent's bid in a suit
@@ -389,8 +390,8 @@ def _choose(hm, public, priv, params, conventional):
     n_act = public[PB_ACTIVE_N]
     nteams = public[PB_NTEAMS]
     p_val = 0
-    p_t = -1
-    p_f = -1
+    p_t = np.int64(-1)  # not literals: _read_form would be compiled for them too
+    p_f = np.int64(-1)
     opp_suits = 0
     for k in range(public[PB_NCALLS]):
         seat = public[PB_CALLS + 2 * k]
@@ -423,7 +424,7 @@ def _choose(hm, public, priv, params, conventional):
     return best_t, best_e, p_val, p_t, p_f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _read_form(hm, t, p_t, p_f, params):
     """What partner's bid form says about trump ``t`` given my hand (the sheet's signals)."""
     if t >= 4 or p_t >= 4:
@@ -449,7 +450,7 @@ def _honest_form(hm, t):
     return F_NUMBER_SUIT if (hm & SUIT_MASK[t] & JACKS) != ZERO else F_SUIT_NUMBER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bid(hm, public, private, legal, params, conventional):
     my_team = private[PV_TEAM]
     best_t, best_e, p_val, p_t, p_f = _choose(hm, public, private, params, conventional)
@@ -485,7 +486,7 @@ def _bid(hm, public, private, legal, params, conventional):
     return PASS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _signal(hm, lo, high_v, ceiling, legal, public, params):
     """Conventional answers to partner's suit bid: 'plus 2, suit' with exactly the two top
     cards of it, 'noes' / 'plus two, noes' with none of it. 0 when no signal fits."""
@@ -508,7 +509,7 @@ def evaluator_bid(hand, n, public, private, legal, params, rng):
     """Values the hand for each trump (points, jacks, nines, trump length and top cards,
     voids), supports partner's trump and avoids opponents' suits; bids the lowest legal value
     up to valuation - margin in the best trump; doubles and redoubles by margins."""
-    return _bid(hand_mask(hand, n), public, private, legal, params, False)
+    return _bid(hand_mask(hand, n), public, private, legal, params, np.bool_(False))
 
 
 @njit(cache=True)
@@ -516,22 +517,20 @@ def conventional_bid(hand, n, public, private, legal, params, rng):
     """The evaluator, speaking the sheet's forms: 'number, suit' with the trump jack, 'suit,
     number' without it, 'number, no-trumps', 'plus 2, suit' with exactly two top cards of
     partner's suit, 'noes' without any; and reading those forms from partner."""
-    return _bid(hand_mask(hand, n), public, private, legal, params, True)
+    return _bid(hand_mask(hand, n), public, private, legal, params, np.bool_(True))
 
 
 # ---------------------------------------------------------------- dispatch for the kernel
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def builtin_bid_mask(sid, hm, public, priv, legal, params):
     """Call of a built-in heuristic (sid >= 1) from its hand mask, or -1 for the others."""
-    if sid == 2:
-        return _bid(hm, public, priv, legal, params, True)
-    if sid >= 1:
-        return _bid(hm, public, priv, legal, params, False)
+    if sid >= 1:  # the flag as a variable: a constant would compile _bid twice
+        return _bid(hm, public, priv, legal, params, sid == 2)
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def builtin_play_mask(sid, h, lm, public, priv, params, played, deck, rng):
     """Card choice of a built-in from the hand masks (a slot), or -1 to be asked through the
     array interface."""
@@ -542,10 +541,10 @@ def builtin_play_mask(sid, h, lm, public, priv, params, played, deck, rng):
     return heuristic_play_mask(h, lm, public, priv, params, played, deck)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def builtin_decision(kind, sid, hand, n, public, private, legal, params, rng):
     """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer, no
-    reference counting per call, and the compiler may inline them into the kernel."""
+    reference counting per call."""
     if sid == 0:
         if kind == BID:
             return random_bid(hand, n, public, private, legal, params, rng)

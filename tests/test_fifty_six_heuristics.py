@@ -269,13 +269,13 @@ def test_heuristics_keep_every_invariant_with_random_rules():
 
 
 def test_parameter_values_share_one_compiled_kernel():
-    from simulator.games.fifty_six.kernel import run_blocks
+    from simulator.games.fifty_six.kernel import play_block
 
     _deals("evaluator:margin=0", {}, n=10)
-    before = len(run_blocks.signatures)
+    before = len(play_block.signatures)
     for v in (1, 2, 3):
         _deals(f"evaluator:margin={v}", {}, n=10)
-    assert len(run_blocks.signatures) == before == 1
+    assert len(play_block.signatures) == before == 1
 
 
 def test_presets_differ_from_the_evaluator_only_in_parameters():
@@ -295,3 +295,4 @@ def test_cautious_bids_less_and_makes_more_than_aggressive():
     aggr = _deals("aggressive", {}, n=2000).filter(pl.col("bidder").is_not_null())
     assert caut["bid"].mean() < aggr["bid"].mean()
     assert caut["made"].mean() > aggr["made"].mean()
+

@@ -1,13 +1,20 @@
 """56 kernel: deal, auction, tricks and scoring of whole games or single deals, in Numba.
 
-``play_game`` is the one place a 56 game is played. The batch kernel ``run_blocks`` runs it
+``play_game`` is the one place a 56 game is played; ``play_deal`` runs the phases of a deal
+(``deal_cards``, ``auction``, ``contract``, ``tricks``, ``score``, ``write_row``), each its own
+compiled function. Nothing large is inlined at Numba's level (``inline="always"``): Numba's
+SSA and type passes grow much faster than the size of a function, and a single 450-line
+``play_deal`` with the strategies inlined into it took four minutes to compile; LLVM still
+inlines the small helpers. The batch kernel ``run_blocks`` runs it
 over blocks of game indices in parallel and writes int32 columns (one value per deal and
 column, column-major); the replay calls it
 for a single game with the event log switched on. Randomness: the shuffle of deal ``d`` of
 game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
 """
+from collections import namedtuple
+
 import numpy as np
-from numba import njit, prange, types, uint64
+from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.bits import ctz
@@ -40,12 +47,33 @@ LOG_W = 20
 FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
 
 
+
 @njit(cache=True)
 def _emit_hand(log, seat, hand, n):
     i = _emit(log, EV_HAND, seat, n, 0, 0, 0, 0)
     if i >= 0:
         for k in range(n):
             log[i, 3 + k] = hand[k]
+
+
+# The scratch arrays of one game, by name. Kernels get the unowned views (see new_state).
+State = namedtuple("State", (
+    "hands",    # int8 (seat, 16): hands as card codes, for strategies of the array interface
+    "hand_n",   # cards in each hand
+    "deck",     # int8 64: the shuffled deck
+    "public",   # int16: the public record (view.PB_*)
+    "private",  # int16 (seat, view.PV_LEN): what only a seat knows
+    "legal",    # int8 16: the legal flags (or bid limits) handed to a decision
+    "rngs",     # uint64 (seat + 1, 2): one stream per seat, then the deal's
+    "feats",    # int32 (seat, 8): jacks, nines, points, suit counts x4 of the dealt hand
+    "order",    # seats in turn order from the dealer's right
+    "tables",   # tables each team holds
+    "params",   # float64 (team, params): strategy parameters (filled by the caller)
+    "hmask",    # uint64 per seat: the hand as a mask of card slots (view.SLOT_OF)
+    "slots",    # slot of each position of a hand handed to a strategy
+    "pos_of",   # a seat's place in ``order``
+    "smap",     # strategy slot playing for each team (duplicate seating)
+))
 
 
 @njit(cache=True)
@@ -55,42 +83,35 @@ def new_state(nparams):
     Returns (owners, state): ``state`` holds unowned views (simulator.nrt.borrow) of the
     arrays in ``owners``, which the caller keeps alive while it plays.
     """
-    hands = np.zeros((V.MAX_SEATS, 16), np.int8)
-    hand_n = np.zeros(V.MAX_SEATS, np.int64)
-    deck = np.zeros(64, np.int8)
-    public = np.zeros(V.PB_LEN, np.int16)
-    private = np.zeros((V.MAX_SEATS, V.PV_LEN), np.int16)
-    legal = np.zeros(16, np.int8)
-    rngs = np.zeros((V.MAX_SEATS + 1, 2), np.uint64)  # one per seat + the deal stream
-    feats = np.zeros((V.MAX_SEATS, 8), np.int32)  # jacks, nines, points, suit counts x4
-    hmask = np.zeros(V.MAX_SEATS, np.uint64)  # hands during play (see SLOT_OF)
-    slots = np.zeros(16, np.int64)  # slot of each position of a hand handed to a strategy
-    order = np.zeros(V.MAX_SEATS, np.int64)  # seats in turn order from the dealer's right
-    pos_of = np.zeros(V.MAX_SEATS, np.int64)  # a seat's place in that order
-    tables = np.zeros(V.MAX_TEAMS, np.int64)
-    params = np.zeros((V.MAX_TEAMS, nparams), np.float64)  # filled by the caller
-    smap = np.zeros(V.MAX_TEAMS, np.int64)  # strategy slot playing for each team
-    owners = (hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params,
-              hmask, slots, pos_of, smap)
-    state = (borrow(hands), borrow(hand_n), borrow(deck), borrow(public), borrow(private),
-             borrow(legal), borrow(rngs), borrow(feats), borrow(order), borrow(tables),
-             borrow(params), borrow(hmask), borrow(slots), borrow(pos_of), borrow(smap))
-    return owners, state
+    o = State(
+        np.zeros((V.MAX_SEATS, 16), np.int8), np.zeros(V.MAX_SEATS, np.int64),
+        np.zeros(64, np.int8), np.zeros(V.PB_LEN, np.int16),
+        np.zeros((V.MAX_SEATS, V.PV_LEN), np.int16), np.zeros(16, np.int8),
+        np.zeros((V.MAX_SEATS + 1, 2), np.uint64), np.zeros((V.MAX_SEATS, 8), np.int32),
+        np.zeros(V.MAX_SEATS, np.int64), np.zeros(V.MAX_TEAMS, np.int64),
+        np.zeros((V.MAX_TEAMS, nparams), np.float64), np.zeros(V.MAX_SEATS, np.uint64),
+        np.zeros(16, np.int64), np.zeros(V.MAX_SEATS, np.int64),
+        np.zeros(V.MAX_TEAMS, np.int64))
+    st = State(
+        borrow(o.hands), borrow(o.hand_n), borrow(o.deck), borrow(o.public),
+        borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.feats), borrow(o.order),
+        borrow(o.tables), borrow(o.params), borrow(o.hmask), borrow(o.slots),
+        borrow(o.pos_of), borrow(o.smap))
+    return o, st
 
 
-@njit(cache=True, inline="always")
-def _decide(kind, sids, fns, smap, team, seat, hands, hand_n, public, private, legal, params,
-            rngs):
-    """Ask the strategy playing for team ``team`` (slot smap[team]) for decision ``kind``: a
-    built-in (sids >= 0) is called directly, a plug-in through its function pointer. The rows
-    passed are unowned views (see simulator.nrt), so passing them costs nothing."""
-    sl = smap[team]
+@njit(cache=True)
+def _decide(kind, sids, fns, team, seat, st):
+    """Ask the strategy playing for team ``team`` (slot smap[team]) for decision ``kind``
+    through the array interface: a built-in (sids >= 0) directly, a plug-in through its
+    function pointer. The rows passed are unowned views (see simulator.nrt)."""
+    sl = st.smap[team]
     sid = sids[sl]
     if sid >= 0:
-        return builtin_decision(kind, sid, hands[seat], hand_n[seat], public, private[seat],
-                                legal, params[sl], rngs[seat])
-    return fns[sl](hands[seat], hand_n[seat], public, private[seat], legal, params[sl],
-                   rngs[seat])
+        return builtin_decision(kind, sid, st.hands[seat], st.hand_n[seat], st.public,
+                                st.private[seat], st.legal, st.params[sl], st.rngs[seat])
+    return fns[sl](st.hands[seat], st.hand_n[seat], st.public, st.private[seat], st.legal,
+                   st.params[sl], st.rngs[seat])
 
 
 @njit(cache=True, inline="always")
@@ -105,19 +126,19 @@ def _next_seat(seat, step, seats, public):
 
 
 @njit(cache=True)
-def _to_arrays(hands, hand_n, seat, h, lm, legal, slots):
+def _to_arrays(st, seat, h, lm):
     """The array view of a hand mask for strategies: cards in slot order, legal flags from lm,
     and the slot of each position (to map a chosen index back)."""
     n = 0
     m = h
     while m != ZERO:
         b = np.int64(ctz(m))
-        hands[seat, n] = SLOT_CODE[b]
-        legal[n] = (lm >> uint64(b)) & ONE
-        slots[n] = b
+        st.hands[seat, n] = SLOT_CODE[b]
+        st.legal[n] = (lm >> uint64(b)) & ONE
+        st.slots[n] = b
         n += 1
         m &= m - ONE
-    hand_n[seat] = n
+    st.hand_n[seat] = n
 
 
 @njit(cache=True)
@@ -184,20 +205,20 @@ def _weak(public, feats, nteams):
 
 
 @njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
-              row_out, log, log_on, debug, preset):
-    """Deal, bid, play and score one deal on the tables in ``st``; fill ``row_out``.
-
-    Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
-    returned value) for the message.
-    """
-    hands, hand_n, deck, public, private, legal, rngs, feats, order, tables, params, hmask, slots, pos_of, smap = st
+def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
+    """Seat order, shuffle and deal (redealing weak hands with the same dealer), the public
+    record reset for the deal, and the hands as masks. Returns (n_act, first, ncards,
+    redeals)."""
+    public = st.public
+    private = st.private
+    hands = st.hands
+    hand_n = st.hand_n
+    order = st.order
     seats = public[V.PB_SEATS]
     nteams = public[V.PB_NTEAMS]
     step = -1 if rules[RU.R_SHEET_ORDER] else 1
-
     # seats in turn order, starting at the dealer's right (next active seat after the dealer)
-    n_act = 0
+    n_act = np.int64(0)  # not a literal 0: calls below would be compiled for it too
     for s in range(seats):
         n_act += public[V.PB_ACTIVE + s]
     first = _next_seat(dealer, 1, seats, public)
@@ -205,30 +226,30 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     for k in range(1, n_act):
         order[k] = _next_seat(order[k - 1], step, seats, public)
     for k in range(n_act):
-        pos_of[order[k]] = k
+        st.pos_of[order[k]] = k
     hsize = 12 if n_act == 4 else 8
     ncards = n_act * hsize
     template = DECK_64 if ncards == 64 else DECK_48
 
-    # deal (and redeal weak hands with the same dealer)
-    dr = rngs[V.MAX_SEATS]
+    dr = st.rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
     redeals = 0
     while True:
         if preset.shape[0] == ncards and d == 0 and redeals == 0:
             for i in range(ncards):  # a hand-made position (tests, replays of given hands)
-                deck[i] = preset[i]
+                st.deck[i] = preset[i]
         else:
             for i in range(ncards):
-                deck[i] = template[i]
-            R.shuffle(dr, deck, ncards)
+                st.deck[i] = template[i]
+            R.shuffle(dr, st.deck, ncards)
         for k in range(n_act):
             s = order[k]
             for i in range(hsize):
-                hands[s, i] = deck[k * hsize + i]
+                hands[s, i] = st.deck[k * hsize + i]
             hand_n[s] = hsize
-            _features(hands, hand_n, s, feats)
-        if rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000 or not _weak(public, feats, nteams):
+            _features(hands, hand_n, s, st.feats)
+        if (rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000
+                or not _weak(public, st.feats, nteams)):
             break
         if log_on:
             _emit(log, EV_REDEAL, d, redeals, 0, 0, 0, 0)
@@ -236,7 +257,26 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                 _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
         redeals += 1
 
-    # reset the public record of the deal
+    _reset_public(public, private, st.tables, hand_n, n_act, dealer, first, step, d)
+    if log_on:
+        _emit(log, EV_DEAL, d, dealer, n_act, redeals, first, step)
+        for k in range(n_act):
+            _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
+    # hands as masks of card slots (see SLOT_OF): read by mask-aware built-ins, played from
+    for k in range(n_act):
+        s = order[k]
+        m = ZERO
+        for i in range(hand_n[s]):
+            slot = uint64(SLOT_OF[hands[s, i]])
+            slot += (m >> slot) & ONE  # the second copy of an identical card
+            m |= ONE << slot
+        st.hmask[s] = m
+    return n_act, first, ncards, redeals
+
+
+@njit(cache=True)
+def _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d):
+    seats = public[V.PB_SEATS]
     public[V.PB_ACTIVE_N] = n_act
     public[V.PB_DEALER] = dealer
     public[V.PB_FIRST] = first
@@ -272,66 +312,63 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         private[s, V.PV_TRUMP] = -1
         private[s, V.PV_MY_BID_TRUMP] = -1
         private[s, V.PV_SITS_OUT] = 0
-    if log_on:
-        _emit(log, EV_DEAL, d, dealer, n_act, redeals, first, step)
-        for k in range(n_act):
-            _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
 
-    hidden = rules[RU.R_HIDDEN_TRUMP] == 1
+
+@njit(cache=True)
+def _bid_limits(legal, public, rules, team, high_v, high_b, level):
+    """The bid ``legal`` array for ``team`` (see view.L_*)."""
+    opening = high_v == 0
+    legal[L_PASS] = 1
+    legal[L_DOUBLE] = 1 if (high_v > 0 and level == 1
+                            and public[V.PB_TEAM_OF + high_b] != team) else 0
+    legal[L_REDOUBLE] = 1 if (level == 2 and public[V.PB_TEAM_OF + high_b] == team) else 0
+    can_bid = level == 1 or rules[RU.R_BID_OVER_DOUBLE] == 1
     min_bid = rules[RU.R_MIN_BID]
     max_bid = rules[RU.R_MAX_BID]
-    thani_on = rules[RU.R_THANI] == 1
+    lo = min_bid if opening else max(min_bid, high_v + 1)
+    legal[L_MIN] = lo if (can_bid and lo <= max_bid) else 0
+    legal[L_MAX] = max_bid
+    legal[L_THANI] = 1 if (rules[RU.R_THANI] == 1 and can_bid and high_v <= max_bid) else 0
+    legal[L_OPENING] = 1 if opening else 0
+    legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
+    legal[L_LAST_VALUE] = high_v
 
-    # hands as masks of card slots (see SLOT_OF): read by mask-aware built-ins, played from
-    for k in range(n_act):
-        s = order[k]
-        m = ZERO
-        for i in range(hand_n[s]):
-            slot = uint64(SLOT_OF[hands[s, i]])
-            slot += (m >> slot) & ONE  # the second copy of an identical card
-            m |= ONE << slot
-        hmask[s] = m
 
-    # ---- auction
+@njit(cache=True)
+def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
+    """Calls round the table until the auction ends. Returns (status, value, real trump,
+    form, bidder, level, calls, bids, opening seat, opening value); value 0 when all passed.
+    On an illegal call row_out[0..2] = (seat, team, call)."""
+    public = st.public
+    private = st.private
+    hidden = rules[RU.R_HIDDEN_TRUMP] == 1
     pos = 0
     passes = 0
-    high_v = 0
-    high_t = -1  # real trump of the highest bid
+    # np.int64, not literals: the calls in the loop would be compiled for the literals too
+    high_v = np.int64(0)
+    high_t = np.int64(-1)  # real trump of the highest bid
     high_f = -1
-    high_b = -1
-    level = 1
+    high_b = np.int64(-1)
+    level = np.int64(1)
     ncalls = 0
     nbids = 0
     open_seat = -1
     open_value = 0
     while True:
-        seat = order[pos]
+        seat = st.order[pos]
         team = public[V.PB_TEAM_OF + seat]
-        opening = high_v == 0
-        redoubled_ok = level == 2 and public[V.PB_TEAM_OF + high_b] == team
-        legal[L_PASS] = 1
-        legal[L_DOUBLE] = 1 if (high_v > 0 and level == 1
-                                and public[V.PB_TEAM_OF + high_b] != team) else 0
-        legal[L_REDOUBLE] = 1 if redoubled_ok else 0
-        can_bid = level == 1 or rules[RU.R_BID_OVER_DOUBLE] == 1
-        lo = min_bid if opening else max(min_bid, high_v + 1)
-        legal[L_MIN] = lo if (can_bid and lo <= max_bid) else 0
-        legal[L_MAX] = max_bid
-        legal[L_THANI] = 1 if (thani_on and can_bid and high_v <= max_bid) else 0
-        legal[L_OPENING] = 1 if opening else 0
-        legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
-        legal[L_LAST_VALUE] = high_v
-        sl = smap[team]
-        raw = builtin_bid_mask(sids[sl], hmask[seat], public, private[seat], legal, params[sl])
+        _bid_limits(st.legal, public, rules, team, high_v, high_b, level)
+        sl = st.smap[team]
+        raw = builtin_bid_mask(sids[sl], st.hmask[seat], public, private[seat], st.legal,
+                               st.params[sl])
         if raw < 0:
-            raw = _decide(V.BID, sids, bid_fns, smap, team, seat, hands, hand_n, public, private,
-                          legal, params, rngs)
-        call = V.bid_is_valid(raw, legal, high_t)
+            raw = _decide(V.BID, sids, bid_fns, team, seat, st)
+        call = V.bid_is_valid(raw, st.legal, high_t)
         if call < 0:
             row_out[0] = seat
             row_out[1] = team
             row_out[2] = raw
-            return BAD_BID
+            return BAD_BID, 0, -1, -1, -1, 1, 0, 0, -1, 0
         seen = call
         if call >= 64:
             ct = V.call_trump(call)
@@ -376,10 +413,17 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         public[V.PB_LEVEL] = level
         public[V.PB_PASSES] = passes
         if done:
-            break
+            return (OK, high_v, high_t, high_f, high_b, level, ncalls, nbids, open_seat,
+                    open_value)
         pos = pos + 1 if pos + 1 < n_act else 0
 
-    # ---- contract
+
+@njit(cache=True)
+def contract(rules, st, first, high_v, high_t, high_f, high_b, level, log, log_on):
+    """The contract from the auction (all passed: the all-pass bid, no trumps, for the team
+    on the dealer's right), made public as far as the rules show it; thani partners sit
+    out. Returns (bidder, team, value, trump, form, trump shown)."""
+    public = st.public
     if high_v == 0:
         bidder = -1
         cteam = public[V.PB_TEAM_OF + first]
@@ -398,27 +442,85 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     public[V.PB_CONTRACT_TEAM] = cteam
     public[V.PB_BID] = value
     public[V.PB_THANI] = 1 if thani else 0
+    hidden = rules[RU.R_HIDDEN_TRUMP] == 1
     trump_shown = not (hidden and trump != NO_TRUMPS and bidder >= 0)
     public[V.PB_TRUMP] = trump if trump_shown else TRUMP_HIDDEN
-    for s in range(seats):
-        private[s, V.PV_TRUMP] = trump if (trump_shown or s == bidder) else TRUMP_HIDDEN
+    for s in range(public[V.PB_SEATS]):
+        st.private[s, V.PV_TRUMP] = trump if (trump_shown or s == bidder) else TRUMP_HIDDEN
         if thani and s != bidder and public[V.PB_TEAM_OF + s] == cteam:
-            private[s, V.PV_SITS_OUT] = 1
+            st.private[s, V.PV_SITS_OUT] = 1
     if log_on:
         _emit(log, EV_CONTRACT, bidder, cteam, value, trump, form, level)
+    return bidder, cteam, value, trump, form, trump_shown
 
-    # ---- play (hands as masks of card slots: see SLOT_OF)
+
+@njit(cache=True)
+def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out, log,
+                  log_on):
+    """A player who cannot follow while the trump is hidden may ask for it. Returns
+    (status, asked); when asked, the trump is made public."""
+    _to_arrays(st, seat, h, h)
+    ask = _decide(V.REVEAL, sids, reveal_fns, team, seat, st)
+    if ask != 0 and ask != 1:
+        row_out[0] = seat
+        row_out[1] = team
+        row_out[2] = ask
+        return BAD_REVEAL, False
+    if ask == 1:
+        public = st.public
+        public[V.PB_TRUMP] = trump
+        public[V.PB_REVEALED_BY] = seat
+        public[V.PB_TRUMP_BROKEN] = 1 if broken else 0
+        for s in range(public[V.PB_SEATS]):
+            st.private[s, V.PV_TRUMP] = trump
+        if log_on:
+            _emit(log, EV_REVEAL, seat, trump, t, 0, 0, 0)
+    return OK, ask == 1
+
+
+@njit(cache=True)
+def _choose_card(sids, play_fns, st, team, seat, h, lm, played, deck_mask, row_out):
+    """The slot of the card ``seat`` plays from its legal cards ``lm`` (or -1 with row_out
+    filled when the strategy's answer is illegal)."""
+    if (lm & (lm - ONE)) == ZERO:
+        return np.int64(ctz(lm))  # one legal card: played without asking
+    sl = st.smap[team]
+    slot = builtin_play_mask(sids[sl], h, lm, st.public, st.private[seat], st.params[sl],
+                             played, deck_mask, st.rngs[seat])
+    if slot >= 0:
+        return slot
+    # not a mask-aware strategy: ask through the array interface
+    _to_arrays(st, seat, h, lm)
+    idx = _decide(V.PLAY, sids, play_fns, team, seat, st)
+    if idx < 0 or idx >= st.hand_n[seat] or st.legal[idx] == 0:
+        row_out[0] = seat
+        row_out[1] = team
+        row_out[2] = idx
+        return -1
+    return st.slots[idx]
+
+
+@njit(cache=True)
+def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, trump, thani,
+           trump_shown, row_out, log, log_on, debug):
+    """Every trick of the deal (hands as masks of card slots: see SLOT_OF). Returns
+    (status, tricks won by the contract team, trick in which a hidden trump was shown)."""
+    public = st.public
+    private = st.private
+    order = st.order
+    hsize = ncards // n_act
     leader_pos = 0
     while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
         leader_pos += 1
     no_trump_lead = rules[RU.R_NO_TRUMP_LEAD] == 1 and trump < 4
     trump_mask = SUIT_MASK[trump] if trump < 4 else ZERO
-    broken = False
+    broken = np.bool_(False)  # not a literal (see auction)
     reveal_trick = -1
     tricks_won = 0
     played = ZERO  # every card played so far (slot mask), for mask-aware strategies
     deck_mask = V.DECK_MASK_64 if ncards == 64 else V.DECK_MASK_48
     nplays = 0
+    tr = -1
     for t in range(hsize):
         public[V.PB_TRICK] = t
         public[V.PB_TRICK_N] = 0
@@ -437,7 +539,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             if thani and private[seat, V.PV_SITS_OUT] == 1:
                 continue
             team = public[V.PB_TEAM_OF + seat]
-            h = hmask[seat]
+            h = st.hmask[seat]
             if ntr == 0:
                 lm = h
                 knows = trump_shown or seat == bidder or reveal_trick >= 0
@@ -448,23 +550,12 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                 if lm == ZERO:
                     lm = h
                     if (not trump_shown) and reveal_trick < 0:
-                        _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
-                        ask = _decide(V.REVEAL, sids, reveal_fns, smap, team, seat, hands, hand_n,
-                                      public, private, legal, params, rngs)
-                        if ask != 0 and ask != 1:
-                            row_out[0] = seat
-                            row_out[1] = team
-                            row_out[2] = ask
-                            return BAD_REVEAL
-                        if ask == 1:
+                        status, asked = _reveal_asked(sids, reveal_fns, st, team, seat, h, t,
+                                                      trump, broken, row_out, log, log_on)
+                        if status != OK:
+                            return status, 0, -1
+                        if asked:
                             reveal_trick = t
-                            public[V.PB_TRUMP] = trump
-                            public[V.PB_REVEALED_BY] = seat
-                            public[V.PB_TRUMP_BROKEN] = 1 if broken else 0
-                            for s in range(seats):
-                                private[s, V.PV_TRUMP] = trump
-                            if log_on:
-                                _emit(log, EV_REVEAL, seat, trump, t, 0, 0, 0)
                             if (h & trump_mask) != ZERO:  # the asker must trump if able
                                 lm = h & trump_mask
                             # trumps already in the trick count from now on
@@ -472,24 +563,12 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
                             best_key = V.trick_key(public[V.PB_TRICK_CARDS + best_j], trump,
                                                    public[V.PB_LED_SUIT])
                             public[V.PB_TRICK_BEST] = best_j
-            if (lm & (lm - ONE)) == ZERO:
-                slot = np.int64(ctz(lm))  # one legal card: played without asking
-            else:
-                sl = smap[team]
-                slot = builtin_play_mask(sids[sl], h, lm, public, private[seat], params[sl],
-                                         played, deck_mask, rngs[seat])
-                if slot < 0:  # not a mask-aware strategy: ask through the array interface
-                    _to_arrays(hands, hand_n, seat, h, lm, legal, slots)
-                    idx = _decide(V.PLAY, sids, play_fns, smap, team, seat, hands, hand_n, public,
-                                  private, legal, params, rngs)
-                    if idx < 0 or idx >= hand_n[seat] or legal[idx] == 0:
-                        row_out[0] = seat
-                        row_out[1] = team
-                        row_out[2] = idx
-                        return BAD_PLAY
-                    slot = slots[idx]
+            slot = _choose_card(sids, play_fns, st, team, seat, h, lm, played, deck_mask,
+                                row_out)
+            if slot < 0:
+                return BAD_PLAY, 0, -1
             h &= ~(ONE << uint64(slot))
-            hmask[seat] = h
+            st.hmask[seat] = h
             card = SLOT_CODE[slot]
             public[V.PB_HAND_N + seat] -= 1
             public[V.PB_TRICK_SEATS + ntr] = seat
@@ -522,7 +601,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             public[V.PB_TRICK_BEST] = best_j
             public[V.PB_TRICK_PTS] = tpts
         if debug and best_j != trick_winner(public, V.PB_TRICK_CARDS, ntr, tr):
-            return INVARIANT
+            return INVARIANT, 0, -1
         best_seat = public[V.PB_TRICK_SEATS + best_j]
         wteam = public[V.PB_TEAM_OF + best_seat]
         public[V.PB_TEAM_POINTS + wteam] += tpts
@@ -531,57 +610,73 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
             tricks_won += 1
         if log_on:
             _emit(log, EV_TRICK, t, best_seat, tpts, 0, 0, 0)
-        leader_pos = pos_of[best_seat]
-    if thani or debug:  # hands as arrays again (what is left: sitting-out hands)
-        for k in range(n_act):
-            s = order[k]
-            _to_arrays(hands, hand_n, s, hmask[s], ZERO, legal, slots)
+        leader_pos = st.pos_of[best_seat]
+    return OK, tricks_won, reveal_trick
 
-    # ---- score
+
+@njit(cache=True)
+def deal_conserved(st, n_act, ncards):
+    """Debug invariant after the tricks: every card of the deck is in a trick or in a hand
+    sitting out, and the teams took 56 card points."""
+    public = st.public
+    order = st.order
+    for k in range(n_act):  # hands as arrays again (what is left: sitting-out hands)
+        _to_arrays(st, order[k], st.hmask[order[k]], ZERO)
+    idle = 0
+    for s in range(public[V.PB_SEATS]):
+        if st.private[s, V.PV_SITS_OUT] == 1:
+            for i in range(st.hand_n[s]):
+                idle += POINTS[st.hands[s, i]]
+                public[V.PB_PLAYED + st.hands[s, i]] += 1
+        elif public[V.PB_ACTIVE + s] == 1 and st.hand_n[s] != 0:
+            return False
+    total = 0
+    for tm in range(public[V.PB_NTEAMS]):
+        total += public[V.PB_TEAM_POINTS + tm]
+    if total + idle != 56:
+        return False
+    seen_cards = 0
+    for c in range(53):
+        seen_cards += public[V.PB_PLAYED + c]
+    if seen_cards != ncards:
+        return False
+    template = DECK_64 if ncards == 64 else DECK_48
+    for i in range(ncards):
+        if public[V.PB_PLAYED + template[i]] != 2:
+            return False
+    return True
+
+
+@njit(cache=True)
+def score(rules, st, cteam, value, thani, level, tricks_won, hsize, log, log_on):
+    """Whether the contract was made, and the tables it moves. Returns (made, bidding team's
+    points, opponents' points, stake, tables moved)."""
+    public = st.public
+    nteams = public[V.PB_NTEAMS]
     bpts = public[V.PB_TEAM_POINTS + cteam]
     opts = 0
     for tm in range(nteams):
         if tm != cteam:
             opts += public[V.PB_TEAM_POINTS + tm]
-    if thani:
-        made = tricks_won == hsize
-    else:
-        made = bpts >= value
+    made = tricks_won == hsize if thani else bpts >= value
     stake = deal_stake(rules, value, thani, made, level)
-    moved = settle(tables, nteams, cteam, made, stake)
+    moved = settle(st.tables, nteams, cteam, made, stake)
     public[V.PB_PHASE] = 2
-
-    if debug:
-        # every card of the deck is in a trick or in a hand sitting out, and 56 points in all
-        idle = 0
-        for s in range(seats):
-            if private[s, V.PV_SITS_OUT] == 1:
-                for i in range(hand_n[s]):
-                    idle += POINTS[hands[s, i]]
-                    public[V.PB_PLAYED + hands[s, i]] += 1
-            elif public[V.PB_ACTIVE + s] == 1 and hand_n[s] != 0:
-                return INVARIANT
-        total = 0
-        for tm in range(nteams):
-            total += public[V.PB_TEAM_POINTS + tm]
-        if total + idle != 56:
-            return INVARIANT
-        seen_cards = 0
-        for c in range(53):
-            seen_cards += public[V.PB_PLAYED + c]
-        if seen_cards != ncards:
-            return INVARIANT
-        for i in range(ncards):
-            if public[V.PB_PLAYED + template[i]] != 2:
-                return INVARIANT
-
     if log_on:
         _emit(log, EV_SCORE, 1 if made else 0, bpts, opts, stake, moved, tricks_won)
         i = log[0, 0]
         for tm in range(V.MAX_TEAMS):
-            log[i, 7 + tm] = tables[tm]
+            log[i, 7 + tm] = st.tables[tm]
+    return made, bpts, opts, stake, moved
 
-    # ---- row
+
+@njit(cache=True)
+def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, level, made,
+              bpts, opts, stake, moved, ncalls, nbids, open_seat, open_value, redeals, thani,
+              reveal_trick, tricks_won):
+    """The deal's row of the deals table (outcomes.DEAL_COLUMNS)."""
+    public = st.public
+    feats = st.feats
     row_out[O.D_DEAL] = d
     row_out[O.D_PLAYERS] = n_act
     row_out[O.D_DEALER] = dealer
@@ -596,7 +691,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     row_out[O.D_MADE] = 1 if made else 0
     row_out[O.D_STAKE] = stake
     row_out[O.D_MOVED] = moved
-    row_out[O.D_BIDDER_POS] = pos_of[bidder] if bidder >= 0 else -1
+    row_out[O.D_BIDDER_POS] = st.pos_of[bidder] if bidder >= 0 else -1
     row_out[O.D_CALLS] = ncalls
     row_out[O.D_BIDS] = nbids
     row_out[O.D_OPENER] = open_seat
@@ -618,7 +713,7 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     tj = 0
     tt = 0
     tp = 0
-    for s in range(seats):
+    for s in range(public[V.PB_SEATS]):
         if public[V.PB_ACTIVE + s] == 1 and public[V.PB_TEAM_OF + s] == cteam:
             tj += feats[s, 0]
             tp += feats[s, 2]
@@ -628,9 +723,43 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
     row_out[O.D_TT] = tt
     row_out[O.D_TP] = tp
     for tm in range(V.MAX_TEAMS):
-        row_out[O.D_TABLES0 + tm] = tables[tm] if tm < nteams else -1
-    row_out[O.D_ROTATION] = smap[0]
-    row_out[O.D_CSTRAT] = smap[cteam]
+        row_out[O.D_TABLES0 + tm] = st.tables[tm] if tm < public[V.PB_NTEAMS] else -1
+    row_out[O.D_ROTATION] = st.smap[0]
+    row_out[O.D_CSTRAT] = st.smap[cteam]
+
+
+@njit(cache=True)
+def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
+              row_out, log, log_on, debug, preset):
+    """Deal, bid, play and score one deal on the tables in ``st``; fill ``row_out``.
+
+    Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
+    returned value) for the message.
+    """
+    n_act, first, ncards, redeals = deal_cards(seed_key, d, dealer, rules, st, log, log_on,
+                                               preset)
+    (status, high_v, high_t, high_f, high_b, level, ncalls, nbids, open_seat,
+     open_value) = auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on)
+    if status != OK:
+        return status
+    bidder, cteam, value, trump, form, trump_shown = contract(
+        rules, st, first, high_v, high_t, high_f, high_b, level, log, log_on)
+    thani = form == V.F_THANI
+    status, tricks_won, reveal_trick = tricks(
+        rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, trump, thani,
+        trump_shown, row_out, log, log_on, debug)
+    if status != OK:
+        return status
+    if thani and not debug:  # hands as arrays again (what is left: sitting-out hands)
+        for k in range(n_act):
+            _to_arrays(st, st.order[k], st.hmask[st.order[k]], ZERO)
+    made, bpts, opts, stake, moved = score(rules, st, cteam, value, thani, level, tricks_won,
+                                           ncards // n_act, log, log_on)
+    if debug and not deal_conserved(st, n_act, ncards):
+        return INVARIANT
+    write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, level, made,
+              bpts, opts, stake, moved, ncalls, nbids, open_seat, open_value, redeals, thani,
+              reveal_trick, tricks_won)
     return OK
 
 
@@ -642,21 +771,13 @@ def board_of(game_index, rot_k):
 
 
 @njit(cache=True)
-def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset, rot_k):
-    """Play game ``game_index`` (whole game, or in deals mode one deal with dealer
-    ``game_index % players``). Deal rows go to columns deal_cols[:, row:row_end] (column-major,
-    so each column of the table is contiguous).
-
-    Returns (status, rows written, error detail row index)."""
+def _start_game(seed_key, game_index, deals_mode, rules, st, rot_k):
+    """Seats, teams, strategy streams, starting tables and the seating of a new game.
+    Returns (number of teams, first dealer, rotation)."""
     seats = rules[RU.R_PLAYERS]
-    smap = st[14]
-    public = st[3]
-    private = st[4]
-    rngs = st[6]
-    tables = st[9]
-    pairs = rules[RU.R_PAIRS] == 1
-    nteams = seats // 2 if pairs else 2
+    public = st.public
+    private = st.private
+    nteams = seats // 2 if rules[RU.R_PAIRS] == 1 else 2
     public[V.PB_SEATS] = seats
     public[V.PB_NTEAMS] = nteams
     public[V.PB_MIN_BID] = rules[RU.R_MIN_BID]
@@ -672,24 +793,73 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
         private[s, V.PV_TEAM] = team
         team = team + 1 if team + 1 < nteams else 0
     for s in range(seats):
-        R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
+        R.substream(st.rngs[s], seed_key, R.SUB_SEAT, s)
     rot = game_index % rot_k if rot_k > 0 else 0
     for tm in range(V.MAX_TEAMS):
-        tables[tm] = rules[RU.R_START_TABLES] if tm < nteams else 0
-        smap[tm] = (tm + rot) % nteams if tm < nteams else tm
-
-    if deals_mode:
+        st.tables[tm] = rules[RU.R_START_TABLES] if tm < nteams else 0
+        st.smap[tm] = (tm + rot) % nteams if tm < nteams else tm
+    if deals_mode:  # the board's deal: games of one duplicate set share their dealer
         dealer = board_of(game_index, rot_k) % seats
     else:
-        R.substream(rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
-        dealer = R.below(rngs[V.MAX_SEATS], seats)
+        R.substream(st.rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
+        dealer = R.below(st.rngs[V.MAX_SEATS], seats)
+    return nteams, dealer, rot
+
+
+@njit(cache=True)
+def _end_game(st, d, capped, rot, game_row, rules, debug, log, log_on):
+    """The game's row (winner, tables); False if tables were not conserved (debug)."""
+    tables = st.tables
+    nteams = st.public[V.PB_NTEAMS]
+    if debug:
+        total = 0
+        for tm in range(nteams):
+            total += tables[tm]
+        if total != nteams * rules[RU.R_START_TABLES]:
+            return False
+    winner = -1
+    best = -1
+    for tm in range(nteams):
+        if tables[tm] > best:
+            best = tables[tm]
+            winner = tm
+        elif tables[tm] == best:
+            winner = -1  # a tie (only possible when capped)
+    game_row[O.G_DEALS] = d
+    game_row[O.G_WINNER] = winner
+    game_row[O.G_CAPPED] = capped
+    game_row[O.G_PLAYERS] = st.public[V.PB_SEATS]
+    game_row[O.G_NTEAMS] = nteams
+    game_row[O.G_ROTATION] = rot
+    game_row[O.G_WSTRAT] = st.smap[winner] if winner >= 0 else -1
+    for tm in range(V.MAX_TEAMS):
+        game_row[O.G_TABLES0 + tm] = tables[tm] if tm < nteams else -1
+    if log_on:
+        _emit(log, EV_GAME_END, winner, capped, d, 0, 0, 0)
+        i = log[0, 0]
+        for tm in range(V.MAX_TEAMS):
+            log[i, 7 + tm] = tables[tm]
+    return True
+
+
+@njit(cache=True)
+def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset, rot_k):
+    """Play game ``game_index`` (whole game, or in deals mode one deal). Deal rows go to
+    columns deal_cols[:, row:row_end] (column-major, so each column of the table is
+    contiguous).
+
+    Returns (status, deals played); on an error the failing deal's row holds the detail."""
+    seats = rules[RU.R_PLAYERS]
+    nteams, dealer, rot = _start_game(seed_key, game_index, deals_mode, rules, st, rot_k)
     if log_on:
         _emit(log, EV_GAME, game_index, seats, nteams, dealer, 1 if deals_mode else 0,
               rules[RU.R_START_TABLES])
         log[log[0, 0], 7] = rot
-
+    pairs = rules[RU.R_PAIRS] == 1
     max_deals = rules[RU.R_MAX_DEALS]
-    d = 0
+    tables = st.tables
+    d = np.int64(0)  # not a literal 0: play_deal would be compiled for it too
     capped = 0
     while True:
         if row >= row_end:
@@ -716,99 +886,70 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
         if pairs:
             for s in range(seats):
                 if tables[s % nteams] <= 0:
-                    public[V.PB_ACTIVE + s] = 0
+                    st.public[V.PB_ACTIVE + s] = 0
         if max_deals > 0 and d >= max_deals:
             capped = 1
             break
-        dealer = _next_seat(dealer, 1, seats, public)
-
-    if debug:
-        total = 0
-        for tm in range(nteams):
-            total += tables[tm]
-        if total != nteams * rules[RU.R_START_TABLES]:
-            return INVARIANT, d
-    winner = -1
-    best = -1
-    for tm in range(nteams):
-        if tables[tm] > best:
-            best = tables[tm]
-            winner = tm
-        elif tables[tm] == best:
-            winner = -1  # a tie (only possible when capped)
-    game_row[O.G_DEALS] = d
-    game_row[O.G_WINNER] = winner
-    game_row[O.G_CAPPED] = capped
-    game_row[O.G_PLAYERS] = seats
-    game_row[O.G_NTEAMS] = nteams
-    game_row[O.G_ROTATION] = rot
-    game_row[O.G_WSTRAT] = smap[winner] if winner >= 0 else -1
-    for tm in range(V.MAX_TEAMS):
-        game_row[O.G_TABLES0 + tm] = tables[tm] if tm < nteams else -1
-    if log_on:
-        _emit(log, EV_GAME_END, winner, capped, d, 0, 0, 0)
-        i = log[0, 0]
-        for tm in range(V.MAX_TEAMS):
-            log[i, 7 + tm] = tables[tm]
+        dealer = _next_seat(dealer, 1, seats, st.public)
+    if not _end_game(st, d, capped, rot, game_row, rules, debug, log, log_on):
+        return INVARIANT, d
     return OK, d
 
 
 _BLOCK_SIG = types.void(
     types.uint64, types.int64[::1], types.boolean, types.boolean, types.int64[::1],
     FNS, FNS, FNS, types.float64[:, ::1],
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
     types.int64[:, ::1], types.int64,
 )
 
 
-@njit(_BLOCK_SIG, cache=True, parallel=True)
-def run_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-               starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows, stopped, errs,
-               rot_k):
-    """Play games starts[b]..ends[b]-1 for every block b in parallel.
+@njit(_BLOCK_SIG, cache=True, nogil=True)
+def play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
+               b, start, end, g0, row_start, row_end, deal_cols, deal_n, game_rows, stopped,
+               errs, rot_k):
+    """Play games start..end-1 as block ``b`` (called from several threads at once, each on
+    its own block; see simulator.engine.run_blocks).
 
-    Block b writes its deal rows to deal_cols[:, row_starts[b] : row_starts[b] + deal_n[b]]
-    (never past row_ends[b]) and one game row per game to game_rows[g - starts[0]] (in deals
-    mode, where game rows mean nothing, to game_rows[b]). If its rows run out, stopped[b] is
-    the first game not played (else -1), so the caller can continue it. errs[b] = (kind, game, seat, team, value)
-    for the first error, kind 0 if none.
+    The block writes its deal rows to deal_cols[:, row_start : row_start + deal_n[b]] (never
+    past row_end) and one game row per game
+    to game_rows[g - g0] (in deals mode, where game rows mean nothing, to game_rows[b]). If
+    its rows run out, stopped[b] is the first game not played (else -1), so the caller can
+    continue it. errs[b] = (kind, game, seat, team, value) for the first error, kind 0 if
+    none.
     """
-    nb = starts.shape[0]
-    g0 = starts[0]
     log = np.zeros((1, LOG_W), np.int32)
     no_preset = np.zeros(0, np.int8)
-    for b in prange(nb):
-        owners, st = new_state(params.shape[1])
-        owners[10][:, :] = params
-        row = row_starts[b]
-        row_end = row_ends[b]
-        grow = np.int64(b)  # the block's game row in deals mode, where game rows mean nothing
-        stopped[b] = -1
-        for g in range(starts[b], ends[b]):
-            key = R.game_key(seed, board_of(g, rot_k))
-            status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                                   st, deal_cols, row, row_end,
-                                   game_rows[grow if deals_mode else g - g0],
-                                   log, False, debug, no_preset, rot_k)
-            if status == ROWS_FULL:
-                stopped[b] = g
-                break
-            if status != OK:
-                errs[b, 0] = status
-                errs[b, 1] = g
-                if status != INVARIANT:
-                    r = deal_cols[:, row + nd]
-                    errs[b, 2] = r[0]
-                    errs[b, 3] = r[1]
-                    errs[b, 4] = r[2]
-                stopped[b] = g
-                break
-            for k in range(nd):
-                deal_cols[O.D_GAME, row + k] = g - g0
-            row += nd
-        deal_n[b] = row - row_starts[b]
-        keep_alive(owners)
+    owners, st = new_state(params.shape[1])
+    owners.params[:, :] = params
+    row = row_start
+    grow = np.int64(b)  # the block's game row in deals mode, where game rows mean nothing
+    stopped[b] = -1
+    for g in range(start, end):
+        key = R.game_key(seed, board_of(g, rot_k))
+        status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+                               st, deal_cols, row, row_end,
+                               game_rows[grow if deals_mode else g - g0],
+                               log, False, debug, no_preset, rot_k)
+        if status == ROWS_FULL:
+            stopped[b] = g
+            break
+        if status != OK:
+            errs[b, 0] = status
+            errs[b, 1] = g
+            if status != INVARIANT:
+                r = deal_cols[:, row + nd]
+                errs[b, 2] = r[0]
+                errs[b, 3] = r[1]
+                errs[b, 4] = r[2]
+            stopped[b] = g
+            break
+        for k in range(nd):
+            deal_cols[O.D_GAME, row + k] = g - g0
+        row += nd
+    deal_n[b] = row - row_start
+    keep_alive(owners)
 
 
 _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
@@ -818,13 +959,12 @@ _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
 )
 
 
-@njit(_REPLAY_SIG, cache=True)
-def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns, params,
-                log, debug, preset, cap, rot_k):
+def _replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
+                 params, log, debug, preset, cap, rot_k):
     """One game with the event log on (the same play_game as the batch kernel), with room for
     ``cap`` deals (ROWS_FULL if it needs more)."""
     owners, st = new_state(params.shape[1])
-    owners[10][:, :] = params
+    owners.params[:, :] = params
     deal_cols = np.zeros((O.D_NCOLS, cap), np.int32)
     game_row = np.zeros(O.G_NCOLS, np.int32)
     key = R.game_key(seed, board_of(game_index, rot_k))
@@ -833,3 +973,14 @@ def replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, re
     keep_alive(owners)
     end = nd + 1 if (status != OK and status != ROWS_FULL and nd < cap) else nd
     return status, deal_cols[:, :end].copy(), game_row
+
+
+_replay_kernel = []
+
+
+def replay_game(*args):
+    """``_replay_game`` compiled (or loaded from the cache) on first use only: a plain run
+    never needs it."""
+    if not _replay_kernel:
+        _replay_kernel.append(njit(_REPLAY_SIG, cache=True)(_replay_game))
+    return _replay_kernel[0](*args)

@@ -175,7 +175,7 @@ def trick_key(card, trump, led):
     return (cs == trump) * 32 + (cs == led) * 16 + STRENGTH[card]
 
 
-@njit(cache=True)
+@njit("int64(int16[::1], int64, int64, int64)", cache=True)
 def trick_winner(cards, at, n, trump):
     """Index of the winning card among cards[at:at+n] (in play order); ``trump`` is the suit
     that counts as trumps, or -1. The highest trump wins, else the highest card of the led
@@ -192,7 +192,7 @@ def trick_winner(cards, at, n, trump):
     return best
 
 
-@njit(cache=True)
+@njit("int64(int64, int8[::1], int64)", cache=True)
 def bid_is_valid(code, legal, last_trump_true):
     """Canonical call code for ``code`` given the bid ``legal`` array, or -1 if not allowed.
 
@@ -232,7 +232,7 @@ def bid_is_valid(code, legal, last_trump_true):
     return -1
 
 
-@njit(cache=True)
+@njit("int64(int64, int64, int8[::1], int64)", cache=True)
 def nth_form(value, trump, legal, i):
     """The i-th form a bid (value, trump) may take, as the bidder sees the auction; with i < 0,
     how many there are. Order: number_suit, suit_number | number_nt, plus_suit, noes,
