@@ -176,8 +176,9 @@ def mask_points(m):
 @njit(cache=True, inline="always")
 def above(card):
     """Slots of the same suit stronger than ``card``."""
-    top = uint64(SLOT_OF[card] + 1)  # the pair's upper bit
-    return SUIT_MASK[SUIT[card]] & ~((ONE << (top + ONE)) - ONE)
+    top = ONE << uint64(SLOT_OF[card] + 1)  # the pair's upper bit
+    # not (ONE << (slot + 2)) - ONE: for the top slot (jack of clubs) that shift is by 64
+    return SUIT_MASK[SUIT[card]] & ~(top | (top - ONE))
 
 
 @njit(cache=True, inline="always")

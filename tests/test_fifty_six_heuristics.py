@@ -296,3 +296,27 @@ def test_cautious_bids_less_and_makes_more_than_aggressive():
     assert caut["bid"].mean() < aggr["bid"].mean()
     assert caut["made"].mean() > aggr["made"].mean()
 
+
+def test_above_is_every_stronger_card_of_the_suit_for_every_card():
+    """The mask fast path against a plain reference, card by card: the slots of the same suit
+    whose strength is higher. The jack of clubs holds the top slot, where a shift by 64 once
+    made every club look stronger than it."""
+    from simulator.games.fifty_six.kernel import DECK_64
+
+    cards = sorted(set(int(c) for c in DECK_64))  # the 32 cards of the 8-player deck
+    assert len(cards) == 32
+    for c in cards:
+        want = 0
+        for slot in range(64):
+            if slot // 16 == c // 13 and slot % 16 // 2 > V.STRENGTH[c]:
+                want |= 1 << slot
+        assert int(S.above(c)) == want, name(c)
+
+
+def test_no_card_is_thought_to_beat_a_led_jack_of_clubs():
+    # the other jack of clubs is gone: the nine is the best club still out, so with the old
+    # shift the nine looked like a sure winner over the led jack and was thrown under it
+    trick = [(3, "JC")]
+    assert decide("9C AC QC KH", trick, played=["JC"]) == "QC"
+    # the same position in spades (no top-slot shift) always played low
+    assert decide("9S AS QS KH", [(3, "JS")], played=["JS"]) == "QS"
