@@ -1,6 +1,6 @@
 """Independent checker for Hand and Foot replay logs (``cardsim replay hand-and-foot``).
 
-Written from shared/rules/hand_and_foot.md and the log format (docs/hand_and_foot.md) alone: it
+Written from docs/rules/hand_and_foot.md and the log format (docs/hand_and_foot.md) alone: it
 imports only the standard library, so a bug in the simulator cannot hide by being shared.
 
 ``check_game(events)`` replays the game from the logged deck and raises ``AssertionError`` at
@@ -325,10 +325,16 @@ def _end_turn(d: Deal, turn, rules):
         assert turn["melded"], "the pile taken before the initial meld without melding"
 
 
+MELD_FIELDS = {"event", "deal", "turn", "seat", "team", "target", "action", "naturals", "twos",
+               "jokers", "black_threes", "book", "counted", "meld_after"}
+
+
 def _check_meld(d: Deal, turn, ev, rules):
+    assert set(ev) == MELD_FIELDS, f"meld event fields: {sorted(set(ev) ^ MELD_FIELDS)}"
     s = ev["seat"]
     assert s == turn["seat"] and (turn["draws"] > 0 or turn["pile"]) and not turn["discarded"]
     t = d.team(s)
+    assert ev["team"] == t, "meld team"
     forced = ev["action"] in ("pile_start", "pile_add")
     if forced:
         assert turn["pile"] and not turn["melded"], "pile meld not first"
@@ -342,8 +348,15 @@ def _check_meld(d: Deal, turn, ev, rules):
     use = Counter()
     if target == "black_threes":
         assert rules["black_threes_meld_going_out"] and d.in_foot[s]
-        assert ev["black_threes"] in (3, 4)
+        assert ev["black_threes"] in (3, 4) and ev["action"] == "black_threes"
+        assert ev["naturals"] == ev["twos"] == ev["jokers"] == 0
+        assert ev["meld_after"] == [0, 0, 0], "a black-threes meld stays open"
         use["3B"] = ev["black_threes"]
+        if rules["one_meld_action_per_turn"]:
+            # a black-threes meld is a new meld: it starts, so no adding in the same turn
+            if turn["mode"] is None:
+                turn["mode"] = True
+            assert turn["mode"], "black threes melded in a turn that added to older melds"
     else:
         if target != "wild":
             assert target in NATURALS

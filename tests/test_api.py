@@ -48,4 +48,4 @@ def test_sweep_takes_python_values():
               rules={"players": 2, "deals": 1})
     assert t["label"].unique(maintain_order=True).to_list() == ["all.hold=0", "all.hold=50"]
     with pytest.raises(UsageError, match="no parameter 'hold'"):  # random has no parameters
-        sweep("hand-and-foot", {"all.hold": [0, 50]}, games=10)
+        sweep("hand-and-foot", {"all.hold": [0, 50]}, games=10, strategies=["random"])

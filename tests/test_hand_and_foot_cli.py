@@ -110,3 +110,20 @@ def test_plugin_strategy_from_a_file(tmp_path):
     p = cardsim("run", "hand-and-foot", "--games", "5", "--strategy", f"0={f}:second",
                 "--out", str(tmp_path / "r2"))
     assert p.returncode == 2 and "does not define second_draw" in p.stderr
+
+
+def test_default_strategy_is_the_strongest_heuristic_and_run_json_records_it(tmp_path):
+    from simulator.games import get_game
+    from strategies.hand_and_foot import REGISTRY, heuristic_meld
+
+    g = get_game("hand-and-foot")
+    d = REGISTRY[g.default_strategy]
+    assert g.default_strategy != "random" and d.decisions["meld"] is heuristic_meld
+    assert d.params  # a parameterised heuristic preset, not the uniform random player
+    out = tmp_path / "run"
+    p = cardsim("run", "hand-and-foot", "--games", "8", "--seed", "2", "--players", "2",
+                "--rule", "deals=1", "--out", str(out), "--quiet")
+    assert p.returncode == 0, p.stderr
+    info = json.loads((out / "run.json").read_text())
+    assert [s["name"] for s in info["strategies"]] == [g.default_strategy] * 2
+    assert info["strategies"][0]["params"] == {q.name: q.default for q in d.params}

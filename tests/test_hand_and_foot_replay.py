@@ -111,3 +111,31 @@ def test_rules_other_than_played_are_caught(sample):
     if any(e["event"] == "went_out" for e in bad):
         with pytest.raises(AssertionError):
             check_game(bad)
+
+
+MELD_FIELDS = {"event", "deal", "turn", "seat", "team", "target", "action", "naturals", "twos",
+               "jokers", "black_threes", "book", "counted", "meld_after"}
+
+
+def test_black_threes_meld_event_carries_every_meld_field():
+    # `cardsim replay hand-and-foot --seed 12 --game-index 12 --players 2 --strategy random
+    #  --rule black_threes_meld_going_out=true --rule books_to_go_out=clean=0,dirty=0,wild=0
+    #  --rule hand_size=5 --rule foot_size=6`: a black-threes meld when going out
+    rules = GAME.rules.resolve({"players": 2, "black_threes_meld_going_out": True,
+                                "books_to_go_out": "clean=0,dirty=0,wild=0", "hand_size": 5,
+                                "foot_size": 6})
+    events, _ = _events(rules, ["random"], 12, 12)
+    melds = [e for e in events if e["event"] == "meld"]
+    threes = [e for e in melds if e["target"] == "black_threes"]
+    assert threes, "the reproduction no longer melds black threes"
+    for e in melds:
+        assert set(e) == MELD_FIELDS, (set(e) ^ MELD_FIELDS, e)
+    for e in threes:
+        assert e["team"] == e["seat"] % events[0]["teams"] and e["meld_after"] == [0, 0, 0]
+    check_game(events)
+    # the checker requires the fields too
+    for field in ("team", "meld_after"):
+        bad = copy.deepcopy(events)
+        next(e for e in bad if e["event"] == "meld" and e["target"] == "black_threes").pop(field)
+        with pytest.raises((AssertionError, KeyError)):
+            check_game(bad)

@@ -244,6 +244,21 @@ def test_black_threes_meld_only_when_going_out_with_the_option():
     assert "3B meld3" not in p.legal_melds()[0]
 
 
+def test_black_threes_meld_is_a_start_under_one_meld_action_per_turn():
+    # melding black threes lays a new meld down: under one_meld_action_per_turn it belongs to a
+    # turn that starts melds, not to one that added cards to melds older than the turn
+    p = _ready(black_threes_meld_going_out=True, one_meld_action_per_turn=True)
+    p.hand(0, "3B 3B 3B 5")
+    p.private[0, V.V_PERMISSION] = 1
+    assert "3B meld3" in p.legal_melds(mode=0)[0]  # nothing melded yet this turn
+    assert "3B meld3" in p.legal_melds(mode=1)[0]  # melds started this turn
+    assert "3B meld3" not in p.legal_melds(mode=2)[0]  # cards added to older melds
+    p = _ready(black_threes_meld_going_out=True)  # without the option the mode is ignored
+    p.hand(0, "3B 3B 3B 5")
+    p.private[0, V.V_PERMISSION] = 1
+    assert "3B meld3" in p.legal_melds(mode=2)[0]
+
+
 # ---------------------------------------------------------------- scoring
 
 
@@ -334,6 +349,41 @@ def test_a_deal_that_ends_on_an_empty_stock_scored_by_hand():
     assert b["hand_penalty"] == 20 + 60 + 20 + 20 + 5 == 125
     assert b["score"] == -125 - 120 - 100
     assert a["initial_meld_turn"] is None and a["initial_meld_source"] == "never"
+
+
+def test_a_tied_game_has_no_winner():
+    """Both players hold the same points in hand and foot: the game ends level, and the kernel
+    names no winner (winner -1: null in the games table, None in the replay)."""
+    import sys
+    from pathlib import Path
+
+    from simulator.games.hand_and_foot import outcomes as O
+    from simulator.games.hand_and_foot.replay import play_one
+    from tests.helpers_hand_and_foot import REGISTRY, deck_codes
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from replay_checker_hand_and_foot import check_game
+
+    deck = deck_codes(
+        "4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S 3S "    # first player's hand: 125 points
+        "4H 5C 6C 7C 8C 9C 10C JC QC KC AC 2C 3C "    # second player's hand: 125 points
+        "5H 6H 7H 8H 9H 10H JH QH KH AH 2H JK 3H "    # first player's foot: 165 + a red three
+        "5D 6D 7D 8D 9D 10D JD QD KD AD 2D JK 3D "    # second player's foot: the same
+        "4D 4C")                                       # upcard, then the one stock card
+    rules = GAME.rules.resolve({"players": 2, "decks": 1, "deals": 1})
+    events, deals, game_row = play_one(GAME, rules, ["cautious"], seed=5, game_index=0,
+                                       preset_deck=deck, registry=REGISTRY)
+    # the first player draws the 4 and throws a 4; the second cannot draw: the deal ends
+    end = next(e for e in events if e["event"] == "deal_end")
+    assert end["end"] == "stock_exhausted" and end["turns"] == 2
+    scores = [e["score"] for e in events if e["event"] == "score"]
+    assert scores == [-125 - 165 - 100] * 2
+    assert int(game_row[O.G_WINNER]) == -1
+    assert int(game_row[O.G_TOTAL0]) == int(game_row[O.G_TOTAL1]) == -390
+    assert events[-1]["event"] == "game_end" and events[-1]["winner_team"] is None
+    assert check_game(events)["totals"] == [-390, -390]
+    _, games = GAME.frames(np.zeros((O.D_NCOLS, 0), np.int32), game_row[None, :], 0, False)
+    assert games["winner_team"].to_list() == [None]
 
 
 # ---------------------------------------------------------------- reach() against brute force

@@ -21,6 +21,8 @@ class HandAndFoot(GameAdapter):
     rules = RULES
     supports_deals_mode = False
     strategies_module = "strategies.hand_and_foot"
+    # the strongest built-in (cardsim compare, docs/hand_and_foot.md): early_melder with hold=150
+    default_strategy = "waiting_melder"
     kernel_module = "simulator.games.hand_and_foot.kernel"
     outcomes_module = "simulator.games.hand_and_foot.outcomes"
     decision_errors = {"BAD_DRAW": "draw", "BAD_MELD": "meld", "BAD_DISCARD": "discard",

@@ -172,7 +172,7 @@ _DN = np.array([1, 0, 0, 3, 2, 2, 0, 0, 0, 0, 0, 0], np.int64)
 _D2 = np.array([0, 1, 0, 0, 1, 0, 3, 2, 1, 0, 0, 0], np.int64)
 _DJ = np.array([0, 0, 1, 0, 0, 1, 0, 1, 2, 3, 0, 0], np.int64)
 _DB3 = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4], np.int64)
-_STARTS = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0], np.bool_)
+_STARTS = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1], np.bool_)  # black threes: a new meld
 
 
 @njit(cache=True, inline="always")
@@ -331,7 +331,7 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                     continue
             elif target < WILD_T and not rank_meld_ok(n1, w1):
                 continue
-            if one_action and mode != 0 and target < B3_T:
+            if one_action and mode != 0:
                 start_mode = starts or (target < B3_T and started[target] == 1)
                 if (mode == 1) != start_mode:
                     continue
@@ -502,15 +502,21 @@ def _take_pile(seat, team, hands, public, private, tbl, pile, rules, deck, ncard
 
 @njit(cache=True)
 def _meld_state(log, public, team, target):
-    """Append the meld's state after an action to the last event (cols 7..9)."""
+    """Append the team (col 10) and the meld's state after an action (cols 7..9; zeros for a
+    black-threes meld, which nothing can join) to the last event."""
     i = log[0, 0]
-    if i < 1 or log[0, 1] != 0 or target >= B3_T:
+    if i < 1 or log[0, 1] != 0:
+        return
+    log[i, 10] = team
+    if target >= B3_T:
+        log[i, 7] = 0
+        log[i, 8] = 0
+        log[i, 9] = 0
         return
     b = team_base(team) + T_MELDS + 3 * target
     log[i, 7] = public[b]
     log[i, 8] = public[b + 1]
     log[i, 9] = public[b + 2]
-    log[i, 10] = team
 
 
 @njit(cache=True)
@@ -798,11 +804,10 @@ def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns,
             target = code // 16
             op = code % 16
             dn, d2, dj, db3, starts = _delta(target, op)
-            if target < B3_T:
-                if starts:
-                    started[target] = 1
-                if mode == 0:
-                    mode = 1 if (starts or started[target] == 1) else 2
+            if starts and target < B3_T:
+                started[target] = 1
+            if mode == 0:
+                mode = 1 if (starts or (target < B3_T and started[target] == 1)) else 2
             counted, book = _apply(seat, team, target, dn, d2, dj, db3, hands, public, private,
                                    tbl)
             private[seat, V_STAGED] += counted
@@ -1015,6 +1020,7 @@ def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns
         capped += deal_cols[O.D_END, row] == O.END_CAP
         row += nteams
         written += nteams
+    # the team with the highest total wins; a tie for the highest total: no winner (-1)
     winner = -1
     best = -(1 << 40)
     for t in range(nteams):

@@ -115,9 +115,8 @@ def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
                 ev["action"] = OP_NAMES[c]
             else:
                 ev["action"] = "start_wild"
-            if b != B3_T:
-                ev["team"] = int(row[10])
-                ev["meld_after"] = [int(row[7]), int(row[8]), int(row[9])]
+            ev["team"] = int(row[10])
+            ev["meld_after"] = [int(row[7]), int(row[8]), int(row[9])]  # black threes: zeros
             events.append(ev)
         elif kind == K.EV_FOOT:
             events.append({"event": "foot", "deal": deal, "turn": turn, "seat": a,
