@@ -17,6 +17,8 @@ contract (deal index, sets, runs, cards dealt, decks, jokers), with 95% interval
 """
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from analysis.io import load_run
@@ -172,6 +174,35 @@ def completion_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
         parts["strategies"].append(strategy_summary(deals, info, arm))
         parts["games"].append(game_summary(games, deals, info, arm))
     return {k: pl.concat(v) for k, v in parts.items()}
+
+
+def pct_text(x) -> str:
+    """A share (0..1) as a percentage with 3 significant digits, in fixed notation so rare
+    rates stay readable: 0.028 -> '2.80', 0.0002 -> '0.0200', 2.3e-7 -> '0.0000230';
+    0 -> '0', 1 -> '100'."""
+    if x is None:
+        return ""
+    p = float(x) * 100.0
+    if math.isnan(p):
+        return "nan"
+    if p == 0.0:
+        return "0"
+    mag = math.floor(math.log10(abs(p)))
+    dec = max(0, 2 - mag)
+    r = round(p, dec)
+    if r != 0.0 and math.floor(math.log10(abs(r))) > mag:  # 9.996 -> 10.0, not 10.00
+        dec = max(0, dec - 1)
+    return f"{p:.{dec}f}"
+
+
+def pct_table(df: pl.DataFrame, estimates: list[str], keep: list[str]) -> pl.DataFrame:
+    """For printing: each share estimate with its interval as 'x [lo, hi]' in % (pct_text),
+    in a column '<estimate> %'."""
+    cols = {k: df[k] for k in keep}
+    for e in estimates:
+        cols[f"{e} %"] = [f"{pct_text(v)} [{pct_text(lo)}, {pct_text(hi)}]" for v, lo, hi in
+                          zip(df[e], df[f"{e}_lo"], df[f"{e}_hi"])]
+    return pl.DataFrame(cols)
 
 
 def dealt_study(rules: dict, hands: int, seed: int, threads=None, near=True) -> pl.DataFrame:

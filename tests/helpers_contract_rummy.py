@@ -101,15 +101,31 @@ class Position:
         k = int(self.info[K.I_NSETS] + self.info[K.I_NRUNS])
         return pen, [meld_text(*self.lay_out[i]) for i in range(k)]
 
+    def lay_keeping(self, seat=0, top=None):
+        """As ``lay`` for the lay-down the kernel makes after taking the top discard ``top``:
+        a laying that would leave only that card in hand (it could not be discarded) gives
+        way to one that leaves another card, or to none (-1, None)."""
+        pen = int(K.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
+        t = -1 if top is None else parse(top)
+        if pen >= 0:
+            pen = int(K.lay_keeping_top(self.hands[seat], t, pen, self.info, self.work, self.rem,
+                                        self.m1, self.stw, self.lay_out))
+        if pen < 0:
+            return pen, None
+        k = int(self.info[K.I_NSETS] + self.info[K.I_NRUNS])
+        return pen, [meld_text(*self.lay_out[i]) for i in range(k)]
+
     def can_lay(self, seat=0):
         return bool(K.can_lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw,
                                  self.lay_out))
 
-    def layoffs(self, seat=0, forced=None):
+    def layoffs(self, seat=0, forced=None, top=None):
         """The legal lay-off choices, decoded: 'STOP', ('lay', card, meld, slot) with card 'JK'
-        for a joker, ('swap', meld, pos, meld2, slot2)."""
+        for a joker, ('swap', meld, pos, meld2, slot2). ``top``: the top discard taken this
+        turn (it may not be left alone in hand)."""
         f = -1 if forced is None else parse(forced)
-        n = K.list_layoffs(seat, self.hands, self.public, self.legal, f, self.info)
+        t = -1 if top is None else parse(top)
+        n = K.list_layoffs(seat, self.hands, self.public, self.legal, f, self.info, t)
         return [self.decode(int(c)) for c in self.legal[1:n + 1]]
 
     def decode(self, code):

@@ -1,6 +1,6 @@
 """Independent checker for Contract Rummy replay logs (``cardsim replay contract-rummy``).
 
-Written from shared/rules/contract_rummy.md and the log format (docs/contract_rummy.md) alone:
+Written from docs/rules/contract_rummy.md and the log format (docs/contract_rummy.md) alone:
 it imports only the standard library, so a bug in the simulator cannot hide by being shared.
 
 ``check_game(events)`` replays the game from the logged deck and raises ``AssertionError`` at
@@ -223,6 +223,9 @@ def _check_deal(events, i, g, rules, totals) -> int:
                     f in m.naturals() for m in laid)
                 assert ok, f"the deep-drawn {f} is not in the contract laid"
                 t["forced"] = None
+            if t["top"] is not None and (any(m.jok for m in laid) if t["top"] == "JK" else any(
+                    t["top"] in m.naturals() for m in laid)):
+                t["top"] = None  # the taken top discard (or its twin: the same) was melded
             melds.extend(laid)
             t["laid"] = []
             down[s] = turn
@@ -242,6 +245,8 @@ def _check_deal(events, i, g, rules, totals) -> int:
                 m.nat |= 1 << slot
             if t["forced"] is not None and t["forced"] == card:
                 t["forced"] = None
+            if t["top"] == card:
+                t["top"] = None  # the taken top discard was laid off
         elif kind == "joker_swap":
             s = t["seat"]
             assert e["seat"] == s and s in down and down[s] < turn, \
@@ -255,6 +260,8 @@ def _check_deal(events, i, g, rules, totals) -> int:
             assert e["card"] == card and hands[s][card] > 0, "the swapped natural is not held"
             assert t["forced"] is None
             hands[s][card] -= 1
+            if t["top"] == card:
+                t["top"] = None
             m.jok &= ~(1 << p)
             m.nat |= 1 << p
             m2 = melds[e["to_meld"]]
@@ -267,8 +274,10 @@ def _check_deal(events, i, g, rules, totals) -> int:
             assert t["forced"] is None, "the deep-drawn card was not melded"
             c = e["card"]
             assert hands[s][c] > 0, f"discarded {c} not in hand"
-            others = sum(n for k, n in hands[s].items() if k != t["top"])
-            assert not (t["top"] == c and others > 0), "threw back the top discard just taken"
+            # the single top discard taken this turn may not be discarded, not even as the
+            # last card (going out); an identical second copy held may
+            assert not (t["top"] == c and hands[s][c] < 2), \
+                "threw back the top discard just taken"
             hands[s][c] -= 1
             pile.append(c)
             last_discarder = s

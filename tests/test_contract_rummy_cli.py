@@ -27,8 +27,11 @@ def test_rules_list_every_option_and_bad_values_fail_in_one_line():
                  "ace_low", "runs_distinct_suits", "last_deal_all_at_once", "lay_off_sets",
                  "buying", "buy_limit", "max_reshuffles", "max_turns"):
         assert f"{name} = " in p.stdout
+    assert "max_contract_meld = auto\n" in p.stdout and "max(4, min_run)" in p.stdout
     for args, needle in ((["--rule", "contracts=2q:10"], "rule 'contracts'"),
                          (["--players", "9"], "rule 'players'"),
+                         (["--rule", "min_run=5", "--rule", "max_contract_meld=4"],
+                          "rule 'max_contract_meld'"),
                          (["--strategy", "0=hold_for_more:patience=3"], "no parameter"),
                          (["--games", "6", "--strategy", "0=random"], "multiple of 4")):
         p = cardsim("run", "contract-rummy", "--games", "4", "--quiet", *args)

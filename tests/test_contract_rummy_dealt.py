@@ -74,3 +74,30 @@ def test_dealt_table():
                       np.array([False, False]), threads=1)
     assert t.height == 2 and t["holds"][1] == 500 and t["hands"][0] == 500
     assert t["mean_penalty_left"][1] > 50  # nothing laid: the whole 10-card hand counts
+
+
+def test_rare_dealt_rates_are_printed_readably(capsys):
+    """1 hand in 5,000 (0.02%) printed with 3 significant digits in %, never as 0.0."""
+    import polars as pl
+
+    from analysis.stats import wilson_cols
+    from simulator.games.contract_rummy.cli import _echo_tables
+
+    t = pl.DataFrame({"deal_index": [0, 1, 2], "n_sets": [2, 0, 1], "n_runs": [0, 3, 1],
+                      "n_cards": [10, 12, 10], "decks": [2, 2, 2], "jokers": [2, 2, 2],
+                      "hands": [5000, 5000, 5000], "holds": [140, 1, 0],
+                      "one_away": [900, 4, 2]})
+    t = t.with_columns(*wilson_cols("holds", "hands", "p_holds"),
+                       *wilson_cols("one_away", "hands", "p_one_away"))
+    _echo_tables({"dealt": t})
+    out = capsys.readouterr().out
+    assert "0.0 [" not in out and "[0.0," not in out
+    assert "2.80 [2.38, 3.29]" in out  # 140 / 5000
+    assert "0.0200 [" in out  # 1 / 5000 = 0.02%
+    assert "0.0800 [" in out and "0.0400 [" in out  # one away: 4 and 2 in 5000
+    assert "0 [0, 0.0768]" in out  # none in 5000: the interval still reads
+    from analysis.contract_rummy import pct_text
+
+    assert pct_text(0.5) == "50.0" and pct_text(1.0) == "100" and pct_text(0.0) == "0"
+    assert pct_text(2.3e-7) == "0.0000230" and pct_text(0.000123456) == "0.0123"
+    assert pct_text(float("nan")) == "nan" and pct_text(None) == ""

@@ -44,7 +44,6 @@ def resolve(opts: dict) -> dict:
     opts = dict(opts)
     if opts.pop("single_deck") and opts["players"] <= 4:
         opts["decks"], opts["jokers"] = 1, 1
-    opts["max_contract_meld"] = max(4, opts["min_run"])
     return GAME.rules.resolve(opts)
 
 
@@ -149,6 +148,86 @@ def test_checker_rejects_a_lay_off_before_the_contract(sample_events):
     check_game(ok)
     events.insert(draw + 1, events.pop(k))
     _rejects(events)
+
+
+@pytest.fixture(scope="module")
+def game7_events():
+    """``cardsim replay contract-rummy --seed 1 --game-index 7 --strategy 0=random --strategy
+    1=pile_hunter --strategy 2=hold_for_more --strategy 3=lay_down_at_once``: in deal index 2,
+    turn 21, seat 3 took the 2S, laid its contract down, laid off its last other card and went
+    out by discarding the 2S."""
+    spec = ["0=random", "1=pile_hunter", "2=hold_for_more", "3=lay_down_at_once"]
+    events, _, _ = play_one(GAME, GAME.rules.resolve({}), spec, 1, 7)
+    return events
+
+
+def _turn(events, deal, turn):
+    i = next(k for k, e in enumerate(events) if e["event"] == "turn" and e["deal"] == deal
+             and e["turn"] == turn)
+    j = i + 1
+    while events[j]["event"] not in ("turn", "deal_end", "reshuffle", "stalled"):
+        j += 1
+    return i, j
+
+
+def test_going_out_by_discarding_the_top_discard_just_taken_is_refused(game7_events):
+    check_game(game7_events)
+    taken = None
+    for k, e in enumerate(game7_events):
+        if e["event"] == "turn":
+            taken = None
+        elif e["event"] == "take":
+            taken = e["card"] if e["count"] == 1 else None
+        elif e["event"] == "discard" and e["card"] == taken:
+            assert game7_events[k + 1]["event"] != "went_out", f"went out with the taken {taken}"
+    i, j = _turn(game7_events, 2, 21)
+    turn = game7_events[i:j]
+    assert turn[1]["event"] == "take" and turn[1]["card"] == "2S" and turn[1]["count"] == 1
+    assert [e["card"] for e in turn if e["event"] == "discard"] != ["2S"]
+
+
+def test_checker_rejects_going_out_with_the_top_discard_just_taken(game7_events):
+    """The fixed game's turn, made as the old kernel played it: the last other card laid off
+    (it fits), then the taken 2S discarded."""
+    events = copy.deepcopy(game7_events)
+    i, j = _turn(events, 2, 21)
+    assert events[i + 1]["event"] == "take" and events[i + 1]["card"] == "2S"
+    d = next(k for k in range(i, j) if events[k]["event"] == "discard")
+    kept = events[d]["card"]
+    assert kept != "2S"
+    lay = next(e for e in events[i:d] if e["event"] == "lay_off")
+    start = next(k for k, e in enumerate(events) if e["event"] == "deal" and e["deal"] == 2)
+    slot = _slot_for(events[start:d], kept)
+    assert slot is not None, f"{kept} fits no meld: not the reproduced position"
+    events.insert(d, dict(lay, card=kept, meld=slot[0], slot=slot[1], joker=False, **{"as": kept}))
+    events[d + 1]["card"] = "2S"
+    with pytest.raises(AssertionError, match="top discard"):
+        check_game(events)
+
+
+def _slot_for(events, card):
+    """(meld, slot) where ``card`` goes at an end of a run of the table after ``events`` (one
+    deal's events; positions as in the log)."""
+    ranks = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    occ, kind = {}, {}
+    for e in events:
+        if e["event"] == "meld":
+            occ[e["meld"]] = e["nat"] | e["jok"]
+            kind[e["meld"]] = (e["kind"], e["key"])
+        elif e["event"] == "lay_off":
+            occ[e["meld"]] |= 1 << e["slot"]
+        elif e["event"] == "joker_swap":
+            occ[e["to_meld"]] |= 1 << e["to_slot"]
+    for m, o in occ.items():
+        k, key = kind[m]
+        if k != "run" or key != card[-1]:
+            continue
+        lo = min(b for b in range(14) if o >> b & 1)
+        hi = max(b for b in range(14) if o >> b & 1)
+        for slot in (lo - 1, hi + 1):
+            if 1 <= slot <= 12 and ranks[slot - 1] == card[:-1]:
+                return m, slot
+    return None
 
 
 def test_checker_rejects_a_swap_from_a_set(sample_events):

@@ -39,6 +39,8 @@ def test_defaults_are_the_sheets():
     ({"players": 5, "decks": 1}, "rule 'decks'"),
     ({"min_run": 2}, "rule 'min_run'"),
     ({"max_contract_meld": 3, "min_run": 4}, "rule 'max_contract_meld'"),
+    ({"max_contract_meld": 4, "min_run": 5}, "rule 'max_contract_meld'"),
+    ({"max_contract_meld": "big"}, "rule 'max_contract_meld'"),
     ({"ace_low": "maybe"}, "rule 'ace_low'"),
     ({"max_turns": 0}, "rule 'max_turns'"),
 ])
@@ -46,6 +48,24 @@ def test_bad_values_are_one_line_errors(opts, needle):
     with pytest.raises(UsageError) as e:
         GAME.rules.resolve(opts)
     assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_max_contract_meld_auto_follows_min_run():
+    """auto = max(4, min_run): the sheet's 4, raised so that a run of min_run cards can be a
+    contract meld. ``--rule min_run=5`` alone is accepted."""
+    assert dict((r[0], r[1]) for r in GAME.rules.listing())["max_contract_meld"] == "auto"
+    assert GAME.rules.resolve({})["max_contract_meld"] == 4
+    assert GAME.rules.resolve({"min_run": 3})["max_contract_meld"] == 4
+    assert GAME.rules.resolve(["min_run=5"])["max_contract_meld"] == 5
+    assert GAME.rules.resolve({"min_run": 7, "max_contract_meld": "auto"})["max_contract_meld"] == 7
+    assert GAME.rules.resolve(["min_run=5", "max_contract_meld=6"])["max_contract_meld"] == 6
+    assert GAME.rules.resolve(["max_contract_meld=none"])["max_contract_meld"] is None
+    assert GAME.rules.resolve({"max_contract_meld": None})["max_contract_meld"] is None
+    with pytest.raises(UsageError) as e:
+        GAME.rules.resolve(["min_run=5", "max_contract_meld=4"])
+    msg = str(e.value)
+    assert "rule 'max_contract_meld'" in msg and "auto" in msg and "5..14" in msg
+    assert "\n" not in msg
 
 
 def test_contract_list_option():
@@ -219,8 +239,67 @@ def test_the_top_discard_just_taken_cannot_be_thrown_back():
     p = Position().hand(0, "QS 4D 7C")
     assert p.discards(0, top="QS") == ["4D", "7C"]
     assert p.discards(0) == ["4D", "7C", "QS"]
-    p.hand(0, "QS")  # nothing else held: it may go back
+    # not even as the last card (going out with it): the lay-offs and the lay-down never
+    # leave it alone in hand, so nothing is legal here
+    p.hand(0, "QS")
+    assert p.discards(0, top="QS") == []
+    # an identical second copy (the other deck's) may go
+    p.hand(0, "QS QS 4D")
+    assert p.discards(0, top="QS") == ["4D", "QS"]
+    p.hand(0, "QS QS")
     assert p.discards(0, top="QS") == ["QS"]
+
+
+def test_a_lay_off_may_not_leave_only_the_top_discard_just_taken():
+    """Seed 1, game 7, deal 2 (index 2), turn 21: a player took the 2S, laid off its last
+    other card and went out by discarding the 2S. It must keep another card instead."""
+    p = Position().down(0).hand(0, "5S 2S")
+    m = p.meld(1, "6S 7S 8S 9S")
+    assert ("lay", "5S", m, 4) in p.layoffs(0)
+    assert p.layoffs(0, top="2S") == ["STOP"]  # then it discards the 5S, keeping the 2S
+    p.hand(0, "5S 4S 2S")  # two other cards: the first may go, the second not
+    assert ("lay", "5S", m, 4) in p.layoffs(0, top="2S")
+    p.apply(0, ("lay", "5S", m, 4))
+    assert p.layoffs(0, top="2S") == ["STOP"]
+    # laying off the taken card itself is fine
+    p.hand(0, "5S 2S")
+    q = p.meld(2, "3S 4S JK=5S 6S")
+    assert p.layoffs(0, top="2S") == ["STOP", ("lay", "2S", q, 1)]
+    # a joker: neither a joker lay-off nor a swap may leave the taken card alone
+    p.hand(0, "JK 2D")
+    assert p.layoffs(0, top="2D") == ["STOP"]
+    p.hand(0, "JK 2D")
+    assert sorted(o for o in p.layoffs(0, top="JK") if o != "STOP") == sorted(
+        [("lay", "JK", m, 3), ("lay", "JK", m, 9), ("lay", "JK", q, 1), ("lay", "JK", q, 6)])
+    s = Position().down(0, turn=1).hand(0, "7C 2D")
+    s.meld(2, "5C 6C JK=7C 8C")
+    assert any(o[0] == "swap" for o in s.layoffs(0) if o != "STOP")
+    assert s.layoffs(0, top="2D") == ["STOP"]
+    assert any(o[0] == "swap" for o in s.layoffs(0, top="7C") if o != "STOP")
+    # an identical second copy of the taken card may stay (and be discarded)
+    t = Position().down(0).hand(0, "2S 2S")
+    r = t.meld(1, "3S 4S 5S 6S")
+    assert t.layoffs(0, top="2S") == ["STOP", ("lay", "2S", r, 1)]
+
+
+def test_a_contract_may_not_leave_only_the_top_discard_just_taken():
+    # 3-6 of hearts leaves the taken 2H (2 points); 2-5 leaves the 6H instead
+    p = Position(contracts="1r:4").hand(0, "2H 3H 4H 5H 6H")
+    assert p.lay(0) == (2, ["3H 4H 5H 6H"])
+    assert p.lay_keeping(0, top="6H") == (2, ["3H 4H 5H 6H"])
+    assert p.lay_keeping(0, top="2H") == (6, ["2H 3H 4H 5H"])
+    # no other laying: no lay-down this turn
+    q = Position(contracts="1s:3").hand(0, "KS KH KD 2C")
+    assert q.lay(0)[0] == 2
+    assert q.lay_keeping(0, top="2C") == (-1, None)
+    assert q.lay_keeping(0, top="KS")[0] == 2
+    q.hand(0, "KS KH KD 2C 2C")  # two loose cards, or a second copy: nothing changes
+    assert q.lay_keeping(0, top="2C")[0] == 4
+    # the all-at-once deal: every card but one, and that one not the taken card
+    r = Position(contracts="1s:4", last_deal_all_at_once=True).hand(0, "KS KH KD KC 2C")
+    assert r.info[K.I_GO_OUT] == 1 and r.lay(0)[0] == 2
+    assert r.lay_keeping(0, top="2C") == (-1, None)
+    assert r.lay_keeping(0, top="KC")[0] == 2
 
 
 # ---------------------------------------------------------------- buying, scoring

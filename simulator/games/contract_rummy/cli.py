@@ -17,11 +17,13 @@ def _echo_tables(tables: dict) -> None:
     with pl.Config(tbl_rows=1000, tbl_cols=40, tbl_width_chars=250, fmt_str_lengths=80,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
         if "dealt" in tables:
-            click.echo("dealt hands: share that already hold the contract (turn 0) and that are "
-                       "one card away, [95% interval]:")
-            click.echo(text_table(tables["dealt"], ["p_holds", "p_one_away"],
-                                  ["deal_index", "n_sets", "n_runs", "n_cards", "decks",
-                                   "jokers", "hands"]))
+            from analysis.contract_rummy import pct_table
+
+            click.echo("dealt hands: % that already hold the contract (turn 0) and that are "
+                       "one card away, [95% interval] (3 significant digits):")
+            click.echo(pct_table(tables["dealt"], ["p_holds", "p_one_away"],
+                                 ["deal_index", "n_sets", "n_runs", "n_cards", "decks",
+                                  "jokers", "hands"]))
         if "laid_down_by_turn" not in tables:
             return
         click.echo("share of players with the contract down by their own turn t (t = 0: dealt), "

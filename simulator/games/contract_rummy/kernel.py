@@ -201,11 +201,13 @@ def _push(legal, n, code):
 
 
 @njit(cache=True)
-def list_layoffs(seat, hands, public, legal, forced, info):
+def list_layoffs(seat, hands, public, legal, forced, info, top):
     """Fill ``legal`` with STOP (unless a deep-drawn card ``forced`` must still be laid off),
     every lay-off of a held card or joker, and -- when the contract went down on an earlier
     turn -- every joker swap followed by the joker's lay-off. Nothing before the contract is
-    down. Returns n."""
+    down. ``top``: the single top discard taken this turn and still held (-1: none); it may
+    not be discarded, so when it and one other card are left, only actions that give ``top``
+    itself are listed (the other card must stay, to be discarded). Returns n."""
     n = 0
     legal[0] = 0
     if public[P_DOWN + seat] == 0:
@@ -216,6 +218,10 @@ def list_layoffs(seat, hands, public, legal, forced, info):
     ace_low = info[I_ACE_LOW] == 1
     sets_ok = info[I_LAYOFF_SETS] == 1
     nm = public[P_NMELDS]
+    # only = the one card that may leave the hand (-1: any)
+    only = top if (top >= 0 and public[P_HAND_N + seat] == 2 and hands[seat, top] == 1) else -1
+    if only >= 0 and forced < 0:
+        forced = only  # the same filter as a deep-drawn card's, but STOP stays
     jk = hands[seat, JOKER] > 0 and (forced < 0 or forced == JOKER)
     for m in range(nm):
         b = P_MELDS + m * MW
@@ -238,7 +244,7 @@ def list_layoffs(seat, hands, public, legal, forced, info):
                 n = _push(legal, n, layoff_code(0, m, slot))
             if jk:
                 n = _push(legal, n, layoff_code(1, m, slot))
-    if may_swap and forced < 0:
+    if may_swap and (forced < 0 or forced == only):
         for m in range(nm):
             b = P_MELDS + m * MW
             if public[b + M_KIND] != RUN or public[b + M_OWNER] == seat or public[b + M_JOK] == 0:
@@ -248,7 +254,8 @@ def list_layoffs(seat, hands, public, legal, forced, info):
             while x != 0:
                 p = np.int64(ctz(x))
                 x &= x - np.uint64(1)
-                if hands[seat, key * 13 + rank_of_pos(p)] == 0:
+                if hands[seat, key * 13 + rank_of_pos(p)] == 0 or (
+                        only >= 0 and key * 13 + rank_of_pos(p) != only):
                     continue
                 for m2 in range(nm):
                     b2 = P_MELDS + m2 * MW
@@ -275,18 +282,48 @@ def list_layoffs(seat, hands, public, legal, forced, info):
 
 @njit(cache=True)
 def list_discards(seat, hands, legal, top):
-    """Every card code held, except ``top`` (the single top discard taken this turn) unless
-    nothing else is held. Returns n."""
+    """Every card code held, except ``top`` (the single top discard taken this turn and still
+    held) unless an identical second copy is held too (the other deck's: that one may go).
+    Never empty in play: the lay-down and the lay-offs never leave ``top`` alone. Returns n."""
     n = 0
     for c in range(NCODES):
-        if hands[seat, c] > 0 and c != top:
+        if hands[seat, c] > 0 and (c != top or hands[seat, c] >= 2):
             n += 1
             legal[n] = c
-    if n == 0 and top >= 0 and hands[seat, top] > 0:  # only that card is left: it may go back
-        n = 1
-        legal[1] = top
     legal[0] = n
     return n
+
+
+@njit(cache=True)
+def lay_keeping_top(mine, top, pen, info, work, rem, m1, stw, out):
+    """The laying ``out`` (penalty ``pen``, from lay_of) must not leave only ``top`` -- the
+    single top discard taken this turn, held once -- in hand: it could not be discarded. Then
+    the laying that melds ``top`` and leaves one other card (the lowest penalty) goes in
+    ``out`` instead; -1 when there is none (no lay-down this turn). Else ``pen`` unchanged."""
+    k = info[I_NSETS] + info[I_NRUNS]
+    if top < 0 or mine[top] != 1 or layout_has(out, k, top):
+        return pen
+    held = 0
+    for c in range(NCODES):
+        held += mine[c]
+    if held - layout_cards(out, k) != 1:
+        return pen
+    best = -1
+    for c in range(NCODES):
+        if c == top or mine[c] == 0 or (best >= 0 and V.PENALTY[c] >= V.PENALTY[best]):
+            continue
+        for j in range(NCODES):
+            work[j] = mine[j]
+        work[c] -= 1
+        if lay_of(work, info, rem, m1, stw, out) == 0:  # every other card melded
+            best = c
+    if best < 0:
+        return -1
+    for j in range(NCODES):
+        work[j] = mine[j]
+    work[best] -= 1
+    lay_of(work, info, rem, m1, stw, out)
+    return V.PENALTY[best]
 
 
 @njit(cache=True)
@@ -628,6 +665,8 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         stats[seat, S_OWN_TURNS] = own
         private[seat, V_FORCED] = -1
         private[seat, V_TOP_TAKEN] = -1
+        top = -1  # the single top discard taken this turn, while it is held
+        top_n = 0  # copies of it held after taking it
         down = public[P_DOWN + seat] == 1
         if log_on:
             emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
@@ -665,6 +704,8 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             if code == D_TOP:
                 stats[seat, S_TOP] += 1
                 private[seat, V_TOP_TAKEN] = c
+                top = c
+                top_n = hands[seat, c]
             else:
                 stats[seat, S_DEEP] += 1
                 forced = c
@@ -676,6 +717,9 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             if forced >= 0 or can_lay_of(hands[seat], info, rem, m1, stw, lay_out):
                 pen = lay_of(hands[seat], info, rem, m1, stw, lay_out)
             maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
+            if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
+                pen = lay_keeping_top(hands[seat], top, pen, info, work, rem, m1, stw,
+                                      lay_out)
             if pen >= 0:
                 lay = True
                 if forced < 0:
@@ -693,6 +737,9 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
                     return INVARIANT, seat, 600
                 if lay:
                     lay_down(seat, hands, public, stats, lay_out, k_melds, log, log_on)
+                    if top >= 0 and hands[seat, top] < top_n:  # the taken card was melded
+                        top = -1
+                        private[seat, V_TOP_TAKEN] = -1
                     public[P_DOWN + seat] = 1
                     public[P_DOWN_TURN + seat] = turn
                     stats[seat, S_DOWN_TURN] = own
@@ -707,7 +754,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         if down and public[P_HAND_N + seat] > 0:
             while public[P_HAND_N + seat] > 0:
                 private[seat, V_FORCED] = forced
-                n = list_layoffs(seat, hands, public, legal, forced, info)
+                n = list_layoffs(seat, hands, public, legal, forced, info, top)
                 if n == 0:
                     if forced >= 0:
                         return INVARIANT, seat, 602
@@ -723,13 +770,18 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
                     break
                 apply_layoff(seat, code, hands, public, stats, log, log_on)
                 forced = -1
+                if top >= 0 and hands[seat, top] < top_n:  # the taken card was laid off
+                    top = -1
+                    private[seat, V_TOP_TAKEN] = -1
             private[seat, V_FORCED] = -1
         # -- discard, or out
         went_out = False
         if public[P_HAND_N + seat] == 0:
             went_out = True
         else:
-            n = list_discards(seat, hands, legal, private[seat, V_TOP_TAKEN])
+            n = list_discards(seat, hands, legal, top)
+            if n == 0:
+                return INVARIANT, seat, 603
             a = 0
             if n > 1:
                 a = _decide(DISCARD, sids, discard_fns, seat, hands, public, private, legal,

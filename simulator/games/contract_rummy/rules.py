@@ -1,8 +1,9 @@
-"""Contract Rummy: every option of shared/rules/contract_rummy.md as a typed, validated field.
+"""Contract Rummy: every rule option as a typed, validated field (docs/rules/contract_rummy.md).
 
 ``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*).
-``decks`` and ``jokers`` default to ``auto`` (by player count, as the rule sheet says) and are
-resolved to numbers by the cross-field check, so run.json holds the values actually played.
+``decks`` and ``jokers`` default to ``auto`` (by player count, as the rule sheet says), and
+``max_contract_meld`` to ``auto`` (max(4, min_run)); the cross-field check resolves them to
+numbers, so run.json holds the values actually played.
 """
 import re
 
@@ -57,6 +58,33 @@ def contract_label(sets: int, runs: int) -> str:
     return (f"{sets}s" if sets else "") + (f"{runs}r" if runs else "")
 
 
+MAX_MELD_ALLOWED = "auto, none or an integer 3..14 (at least min_run)"
+
+
+def _parse_max_meld(raw):
+    """auto | none (no limit) | an integer 3..14; auto is resolved by ``check``."""
+    if raw is None:
+        return None
+    t = str(raw).strip().lower()
+    if t == "auto":
+        return "auto"
+    if t == "none":
+        return None
+    try:
+        v = int(t)
+    except ValueError:
+        v = 0
+    if isinstance(raw, bool) or not 3 <= v <= 14:
+        raise ValueError  # the message: the field's allowed text
+    return v
+
+
+def auto_max_meld(min_run: int) -> int:
+    """``max_contract_meld=auto``: the sheet's 4, or min_run when runs must be longer (a
+    contract run of min_run cards must fit)."""
+    return max(4, min_run)
+
+
 def _auto_or_int(lo, hi):
     def parse(raw):
         if raw is None or str(raw).strip().lower() == "auto":
@@ -82,9 +110,10 @@ FIELDS = (
           "dealt to each player)", kind="custom", parse=parse_contracts,
           allowed=CONTRACTS_ALLOWED),
     Field("min_run", 4, "fewest cards in a run", lo=3, hi=13),
-    Field("max_contract_meld", 4, "most cards in one meld when a contract is laid down "
-          "(none: no limit; never applies to the all-at-once last deal)", lo=3, hi=14,
-          none_ok=True),
+    Field("max_contract_meld", "auto", "most cards in one meld when a contract is laid down "
+          "(auto: max(4, min_run) -- the sheet's 4, or min_run when runs must be longer; "
+          "none: no limit; never applies to the all-at-once last deal)", kind="custom",
+          parse=_parse_max_meld, allowed=MAX_MELD_ALLOWED),
     Field("ace_low", True, "the ace may also be low (A-2-3-4); it is always high (J-Q-K-A); "
           "no run wraps round (K-A-2)", kind="bool"),
     Field("runs_distinct_suits", False, "the runs of one contract must be of different suits",
@@ -125,10 +154,12 @@ def check(v: dict) -> None:
         raise UsageError(f"rule 'decks': {v['decks']} deck(s) and {v['jokers']} joker(s) "
                          f"({cards} cards) cannot deal {v['players']} hands of {most} plus an "
                          f"upcard (need {need}); use more decks or fewer players")
+    if v["max_contract_meld"] == "auto":
+        v["max_contract_meld"] = auto_max_meld(v["min_run"])
     mm = v["max_contract_meld"]
     if mm is not None and mm < v["min_run"]:
         raise UsageError(f"rule 'max_contract_meld': {mm} is below min_run {v['min_run']} "
-                         f"(allowed: min_run..14 or none)")
+                         f"(allowed: auto, none or an integer {v['min_run']}..14)")
 
 
 RULES = RuleSet("contract-rummy", FIELDS, check, presets={

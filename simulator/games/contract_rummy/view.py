@@ -19,7 +19,9 @@ Every decision function of a strategy has one signature (``DECISION_SIG``)::
   card count, whether and when their contract went down, buys, and every meld on the table;
 - ``private``: this player's own facts (``V_*``): seat, own turn, cards and penalty it would
   keep if it laid its contract now, the card a deep draw obliges it to lay off, the top
-  discard it took this turn (it may not throw it back), the discard on offer to buy, and
+  discard it took this turn while it is held (-1 once it, or an identical copy, is melded:
+  it may not be discarded unless a second copy is held, and no lay-off or lay-down leaves it
+  alone in hand -- the legal lists already say so), the discard on offer to buy, and
   whether the top discard (at DRAW) or the discard on offer (at BUY) would let it lay its
   contract (1 / 0; -1: not computed -- the kernel skips it for ``random``; ``would_lay``
   answers the same from public facts);
