@@ -1,6 +1,6 @@
 """Independent checker for 56 replay logs (the JSON Lines of ``cardsim replay fifty-six``).
 
-Written from the rules (shared/rules/fifty_six.md) and the log format (docs/replay.md) alone:
+Written from the rules (docs/rules/fifty_six.md) and the log format (docs/replay.md) alone:
 it imports nothing from ``simulator`` or ``strategies`` -- only the standard library -- so a bug
 in the simulator cannot hide itself by being shared with the checker.
 

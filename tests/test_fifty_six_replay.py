@@ -1,6 +1,6 @@
 """56 replays re-checked by an independent checker (tests/replay_checker.py).
 
-The checker is written from shared/rules/fifty_six.md and docs/replay.md and imports nothing
+The checker is written from docs/rules/fifty_six.md and docs/replay.md and imports nothing
 from the simulator; here it checks replays over random rule options, replays against the batch
 tables of the same seed, the CLI output, and -- to show it is not vacuous -- corrupted logs and
 logs checked under other rules than they were played with.

@@ -1,4 +1,4 @@
-"""56: every option of shared/rules/fifty_six.md as a typed, validated field.
+"""56: every rule option as a typed, validated field (the rules in words: docs/rules/fifty_six.md).
 
 ``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*).
 """

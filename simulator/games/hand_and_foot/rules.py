@@ -1,4 +1,4 @@
-"""Hand and Foot: every option of shared/rules/hand_and_foot.md as a typed, validated field.
+"""Hand and Foot: every rule option as a typed, validated field (docs/rules/hand_and_foot.md).
 
 ``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*).
 """
