@@ -19,6 +19,11 @@ class GameAdapter(GameStrategies):
     invariant_detail = "cards not conserved or a meld broke the rules"
     seat_word = "team"  # what the engine's teams are called in messages (seats in rummy)
 
+    def load_kernel(self) -> None:
+        """Import the game's kernel, which compiles it on a cold cache (the first run after an
+        install or an edit) and loads it from Numba's cache otherwise."""
+        import_module(self.kernel_module)
+
     def frames(self, deal_cols, game_rows, first, deals_mode):
         o = import_module(self.outcomes_module)
         deals = to_frame(deal_cols, o.DEAL_COLUMNS, o.DEAL_NULL_IF_NEGATIVE, index_base=first)

@@ -21,7 +21,7 @@ import numpy as np
 import simulator
 from simulator.errors import StrategyError, UsageError
 from simulator.strategy import resolve_seating
-from simulator.progress import Progress
+from simulator.progress import Progress, announce_compile
 from simulator.tables import write_json_atomic, write_parquet_atomic
 
 
@@ -223,6 +223,10 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     resumed = len(done)
     if spec.backend == "local":
         numba.set_num_threads(threads)
+        # compiling (first run) or loading the kernel is timed apart from the simulation
+        load_s = announce_compile(g.name, g.load_kernel, enabled=progress)
+    else:
+        load_s = 0.0  # the workers load it (ray section of run.json)
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
     bar = Progress(spec.count, unit, enabled=progress)
@@ -273,6 +277,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         "numba": numba.__version__,
         "started_utc": started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 4),
+        "kernel_load_s": round(load_s, 3),  # compile (cold cache) or cache load, not in wall
         "throughput": {f"{unit}_per_s": round(played / wall, 1),
                        "deal_rows_per_s": round(n_deal_rows / wall, 1)},
         "files": files,

@@ -101,7 +101,7 @@ def cli():
 @with_common
 @with_run_options
 @click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
-              help="stop once the 95%% interval of --metric is this narrow (checked after "
+              help="stop once the 95% interval of --metric is this narrow (checked after "
                    "each chunk); --games/--deals is then the cap (default 10,000,000)")
 @click.option("--metric", default=None,
               help="per-game metric for --precision (default: the game's first; "
@@ -142,9 +142,11 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
                      resume=resume is not None)
     if not quiet:
         unit = info["mode"]
+        load = info["kernel_load_s"]
+        first = f" (+ {load:.1f} s compiling, first run only)" if load >= 5 else ""
         click.echo(f"{info[unit]:,} {unit} ({info['deal_rows']:,} deal rows) in "
                    f"{info['wall_time_s']:.2f} s = {info['throughput'][f'{unit}_per_s']:,.0f} "
-                   f"{unit}/s -> {out}")
+                   f"{unit}/s{first} -> {out}")
         if stop is not None:
             p = info["precision"]
             state = "reached" if p["reached"] else "NOT reached (cap hit)"
@@ -198,7 +200,7 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
 @with_common
 @with_run_options
 @click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
-              help="play each setting until the 95%% interval of --metric is this narrow; "
+              help="play each setting until the 95% interval of --metric is this narrow; "
                    "--games is then the cap per setting")
 @click.option("--metric", default=None, help="per-game metric for --precision")
 def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
@@ -266,7 +268,7 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
 @with_run_options
 @click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
               help="play as many boards as every match's win-rate interval needs to be this "
-                   "narrow (95%%); --games is then the cap")
+                   "narrow (95%); --games is then the cap")
 def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
             chunk_size, out, debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
@@ -366,9 +368,13 @@ def analyze():
 @game_arg
 def rules(game):
     """List every rule option with its default and allowed values."""
+    from simulator.games import GAMES
+
     g = _game(game)
     for name, default, allowed, doc in g.rules.listing():
         click.echo(f"{name} = {default}\n    allowed: {allowed}\n    {doc}")
+    page = GAMES[game].rsplit(".", 1)[-1]
+    click.echo(f"\nRules as implemented, and the choices cardsim made: docs/rules/{page}.md")
 
 
 @cli.command()

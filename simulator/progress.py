@@ -9,6 +9,30 @@ def wanted() -> bool:
     return sys.stderr.isatty() and not os.environ.get("CI")
 
 
+def announce_compile(what: str, load, enabled: bool | None = None, after: float = 1.0):
+    """Call ``load()`` (which imports, and on a cold cache compiles, a game's kernels); on a
+    terminal, say what is happening if it takes longer than ``after`` seconds. Returns the
+    seconds it took."""
+    import threading
+    import time
+
+    show = wanted() if enabled is None else enabled
+    timer = None
+    if show:
+        timer = threading.Timer(after, lambda: print(
+            f"compiling the {what} kernels (first run only; later runs load them from the "
+            "cache in about a second) ...", file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
+    t0 = time.perf_counter()
+    try:
+        load()
+    finally:
+        if timer is not None:
+            timer.cancel()
+    return time.perf_counter() - t0
+
+
 class Progress:
     def __init__(self, total: int, unit: str, enabled: bool | None = None):
         self.enabled = wanted() if enabled is None else enabled

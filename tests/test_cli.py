@@ -24,6 +24,7 @@ def test_run_writes_tables_and_run_json(tmp_path):
     assert info["rules"]["team_layout"] == "pairs" and info["rules"]["players"] == 6
     assert info["strategies"][0]["name"] == "evaluator" and len(info["strategies"]) == 3
     assert info["wall_time_s"] > 0 and info["throughput"]["games_per_s"] > 0
+    assert info["kernel_load_s"] >= 0  # compile or cache load, timed apart from the games
     assert "package_version" in info and "git_commit" in info
     games = pl.read_parquet(out / "games-000000.parquet")
     deals = pl.read_parquet(out / "deals-000000.parquet")
@@ -96,3 +97,18 @@ def test_replay_matches_the_run_row(tmp_path):
             row["bidder"], row["bid"], row["trump"], row["double_level"])
         assert (s["made"], s["bidding_team_points"], s["tables_moved"]) == (
             row["made"], row["bidding_team_points"], row["tables_moved"])
+
+
+def test_a_slow_kernel_load_is_announced_and_timed_apart(capsys):
+    import time
+
+    from simulator.progress import announce_compile
+
+    took = announce_compile("test", lambda: time.sleep(0.4), enabled=True, after=0.05)
+    assert took >= 0.4
+    assert "compiling the test kernels (first run only" in capsys.readouterr().err
+    announce_compile("test", lambda: None, enabled=True, after=0.3)
+    time.sleep(0.4)  # a load that finished in time says nothing, even later
+    assert capsys.readouterr().err == ""
+    announce_compile("test", lambda: time.sleep(0.2), enabled=False, after=0.01)
+    assert capsys.readouterr().err == ""  # quiet off a terminal
