@@ -3,7 +3,10 @@ Python modules (CLI, batch runner, sweeps) are not, so editing them recompiles n
 import re
 import shutil
 
+import pytest
+
 from simulator import _cache
+from simulator.games import GAMES
 
 COMPILED = re.compile(r"^\s*@(njit|jit|intrinsic|vectorize)\b|=\s*njit\(", re.M)
 
@@ -35,3 +38,38 @@ def test_key_follows_kernel_sources_only(tmp_path, monkeypatch):
     rng.write_text(rng.read_text() + "\n# edited\n")
     assert _cache.source_digest() != before[0]
     assert _cache.source_digest("fifty_six") != before[2]
+
+
+_COUNT_COMPILES = """
+import sys
+from numba.core import event as ev
+names = []
+class L(ev.Listener):
+    def on_start(self, e):
+        names.append(e.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, e):
+        pass
+ev.register("numba:compile", L())
+from simulator.batch import RunSpec, Runner
+from simulator.games import get_game
+g = get_game(sys.argv[1])
+spec = RunSpec(g, g.rules.resolve({}), [], seed=1, count=4)
+Runner(spec).play_chunk(0, 4, 1)
+print(",".join(names))
+"""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_second_process_loads_every_kernel_from_the_cache(game):
+    """The kernels pass each game's scratch arrays as a named tuple (State) and its
+    strategies as function tuples: both must be types Numba can cache, or every process would
+    compile again. The first process may compile (cold cache); the second must not."""
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-c", _COUNT_COMPILES, game]
+    first = subprocess.run(run, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr
+    second = subprocess.run(run, capture_output=True, text=True, timeout=900)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.strip() == "", f"compiled again: {second.stdout.strip()}"

@@ -1,0 +1,137 @@
+"""What the engine promises for every game, checked on every game in the registry (a new game
+gets these tests by its entry in simulator.games.GAMES): the same tables for any thread count
+and chunk size, the debug invariants on random rule options, a replayed game equal to its row
+in the batch tables, and an illegal strategy answer reported in one line naming the strategy."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulator.batch import RunSpec, Runner, run
+from simulator.errors import UsageError
+from simulator.games import GAMES, get_game, get_replay
+
+ALL = list(GAMES)
+# small games keep the test quick: a whole 56 game is many deals
+COUNT = {"fifty-six": 60, "hand-and-foot": 24, "contract-rummy": 16}
+
+
+def _tables(folder):
+    deals = pl.concat([pl.read_parquet(f) for f in sorted(folder.glob("deals-*.parquet"))])
+    games = [pl.read_parquet(f) for f in sorted(folder.glob("games-*.parquet"))]
+    return deals, (pl.concat(games) if games else None)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_same_tables_for_any_threads_and_chunk_size(name, tmp_path):
+    g = get_game(name)
+    rules = g.rules.resolve({})
+    n = COUNT[name]
+    got = []
+    for i, (threads, chunk) in enumerate([(1, n), (2, 5), (2, 7)]):
+        spec = RunSpec(g, rules, [], seed=11, count=n, threads=threads, chunk_size=chunk)
+        run(spec, tmp_path / f"r{i}", progress=False)
+        got.append(_tables(tmp_path / f"r{i}"))
+    for deals, games in got[1:]:
+        assert deals.equals(got[0][0])
+        assert games.equals(got[0][1])
+    assert got[0][0].height >= n
+
+
+def _option(field):
+    """A value of a rule option: its default, or another allowed value near it (values far
+    from the defaults make games very long without testing anything more)."""
+    others = []
+    if field.kind == "bool":
+        others = [not field.default]
+    elif field.kind == "choice":
+        others = [c for c in field.choices if c != field.default]
+    elif field.kind == "int" and isinstance(field.default, int):
+        lo = field.lo if field.lo is not None else field.default - 2
+        hi = field.hi if field.hi is not None else field.default + 2
+        others = [v for v in (lo, field.default - 1, field.default + 1) if lo <= v <= hi
+                  and v != field.default]
+    return st.sampled_from([field.default, *others])
+
+
+def _rule_options(name):
+    fields = [f for f in get_game(name).rules.fields.values() if f.kind != "custom"]
+    return st.fixed_dictionaries({}, optional={f.name: _option(f) for f in fields})
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_debug_invariants_hold_on_random_rule_options(name):
+    g = get_game(name)
+    strategies = [d.name for d in g.registry.values() if not d.plugin]
+
+    @settings(max_examples=6, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(opts=_rule_options(name), pick=st.integers(0, 10**6), seed=st.integers(0, 2**31))
+    def check(opts, pick, seed):
+        try:
+            rules = g.rules.resolve(opts)
+        except UsageError:
+            return  # options that contradict each other are refused, as on the command line
+        names = [strategies[(pick >> (3 * k)) % len(strategies)] for k in range(2)]
+        texts = [f"{k}={s}" for k, s in enumerate(names)]
+        n = 8 if name != "fifty-six" else 20
+        try:
+            spec = RunSpec(g, rules, texts, seed=seed, count=n, debug=True)
+            runner = Runner(spec)
+        except UsageError:  # e.g. a seat count duplicate seating cannot divide
+            spec = RunSpec(g, rules, texts, seed=seed, count=n, debug=True, seating="fixed")
+            runner = Runner(spec)
+        deals, games = runner.play_chunk(0, n, 2)  # an invariant breaking raises here
+        assert games is not None and games.height == n
+        assert deals.height >= n
+
+    check()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_a_replayed_game_equals_its_row_in_the_tables(name):
+    g = get_game(name)
+    rules = g.rules.resolve({})
+    n = COUNT[name] // 2
+    deals, games = Runner(RunSpec(g, rules, [], seed=21, count=n)).play_chunk(0, n, 2)
+    replay = get_replay(name)
+    for gi in (0, n - 1):
+        events, rdeals, _ = replay(g, rules, [], 21, gi)
+        assert events, "an empty event log"
+        want = deals.filter(pl.col("game_index") == gi)
+        assert want.height > 0
+        assert rdeals.equals(want), f"game {gi}"
+
+
+ILLEGAL = """from numba import njit
+{functions}
+"""
+
+
+def _illegal_plugin(name, tmp_path):
+    """A plug-in whose every required decision answers 1,000,000: illegal in every game."""
+    sig, required, _ = get_game(name).plugin_interface()
+    args = ", ".join(f"a{i}" for i in range(len(sig.args)))
+    functions = "\n".join(f"@njit\ndef bad_{d}({args}):\n    return 1000000\n" for d in required)
+    path = tmp_path / "illegal.py"
+    path.write_text(ILLEGAL.format(functions=functions))
+    return path
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_illegal_strategy_answer_is_one_line_naming_the_strategy(name, tmp_path):
+    plugin = _illegal_plugin(name, tmp_path)
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "simulator.cli", "run", name, "--games", "4",
+                        "--strategy", f"0={plugin}:bad", "--seating", "fixed",
+                        "--out", str(out)], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert "illegal.py:bad" in lines[0] and "illegal" in lines[0] and "1000000" in lines[0]
+    assert not (out / "run.json").exists()  # nothing that looks finished
