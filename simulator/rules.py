@@ -14,6 +14,32 @@ _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
 
 
+class Slots:
+    """Positions in a kernel's int64 rule vector, handed out by name in order, so that no
+    index is counted by hand and adding an option cannot shift another::
+
+        S = Slots()
+        R_PLAYERS = S.one("players")
+        R_PAY_WIN = S.block("pay_win", 57)
+        R_LEN = S.size
+    """
+
+    def __init__(self):
+        self.size = 0
+        self.names: dict[str, tuple[int, int]] = {}  # name -> (position, length)
+
+    def block(self, name: str, n: int) -> int:
+        if name in self.names:
+            raise ValueError(f"rule slot {name!r} given twice")
+        at = self.size
+        self.names[name] = (at, n)
+        self.size += n
+        return at
+
+    def one(self, name: str) -> int:
+        return self.block(name, 1)
+
+
 @dataclass(frozen=True)
 class Field:
     name: str

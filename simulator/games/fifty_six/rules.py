@@ -5,7 +5,7 @@
 import numpy as np
 
 from simulator.errors import UsageError
-from simulator.rules import Field, RuleSet
+from simulator.rules import Field, RuleSet, Slots
 
 PAYOUT_PRESETS = {
     # bid band: tables the bidding team receives if it wins / pays if it loses
@@ -115,13 +115,26 @@ def check(v: dict) -> None:
 
 RULES = RuleSet("fifty-six", FIELDS, check)
 
-# kernel rule vector
-(R_PLAYERS, R_PAIRS, R_SHEET_ORDER, R_START_TABLES, R_MAX_DEALS, R_MIN_BID, R_MAX_BID,
- R_BID_OVER_DOUBLE, R_ALL_PASS_BID, R_HIDDEN_TRUMP, R_THANI, R_THANI_EXTRA, R_REDEAL_WEAK,
- R_NO_TRUMP_LEAD) = range(14)
-R_PAY_WIN = 16
-R_PAY_LOSE = R_PAY_WIN + 58
-R_LEN = R_PAY_LOSE + 58
+# the kernel's rule vector, slot by slot (filled by to_array)
+_S = Slots()
+R_PLAYERS = _S.one("players")
+R_PAIRS = _S.one("team_layout is pairs")
+R_SHEET_ORDER = _S.one("turn_order is sheet_clockwise")
+R_START_TABLES = _S.one("start_tables")
+R_MAX_DEALS = _S.one("max_deals (0: none)")
+R_MIN_BID = _S.one("min_bid")
+R_MAX_BID = _S.one("max_bid")
+R_BID_OVER_DOUBLE = _S.one("bid_over_double")
+R_ALL_PASS_BID = _S.one("all_pass_bid")
+R_HIDDEN_TRUMP = _S.one("hidden_trump")
+R_THANI = _S.one("thani")
+R_THANI_EXTRA = _S.one("thani_extra")
+R_REDEAL_WEAK = _S.one("redeal_weak_hands")
+R_NO_TRUMP_LEAD = _S.one("no_trump_lead_until_broken")
+R_PAY_WIN = _S.block("tables won by bid 0..56 (payout)", 57)
+R_PAY_LOSE = _S.block("tables lost by bid 0..56 (payout)", 57)
+R_LEN = _S.size
+SLOTS = _S
 
 
 def to_array(v: dict) -> np.ndarray:
