@@ -65,11 +65,11 @@ def main() -> None:
     results["rates"]["evaluator-vs-conventional-duplicate"] = {str(cores): round(mixed)}
     print(f"{'eval v conv':<14}{'':>14}{mixed:>14,.0f}   (duplicate seating)")
 
-    from simulator.games.fifty_six.kernel import run_blocks
+    from simulator.games.fifty_six.kernel import play_block as kernel
 
-    before = len(run_blocks.signatures)
+    before = len(kernel.signatures)
     times = sweep([float(v) for v in range(-4, 6)])
-    after = len(run_blocks.signatures)
+    after = len(kernel.signatures)
     results["sweep_s"] = [round(t, 4) for _, t in times]
     print("sweep of evaluator margin over 10 values (Runner + 10,000 deals each):")
     print("  " + "  ".join(f"{v:g}:{t:.3f}s" for v, t in times))

@@ -40,6 +40,12 @@ ACES_TENS = RANK_MASK[5] | RANK_MASK[4]
 def random_bid(hand, n, public, private, legal, params, rng):
     """Uniform over the legal calls: pass, double, redouble, every (value, trump) bid and thani;
     the bid's form is then uniform over the forms that call may take."""
+    return random_call(legal, rng)
+
+
+@njit(cache=True, inline="always")
+def random_call(legal, rng):
+    """random_bid from what it reads (the kernel calls it without building arrays)."""
     nbid = (legal[L_MAX] - legal[L_MIN] + 1) * 5 if legal[L_MIN] > 0 else 0
     total = legal[L_PASS] + legal[L_DOUBLE] + legal[L_REDOUBLE] + legal[L_THANI] + nbid
     r = below(rng, total)
@@ -523,15 +529,17 @@ def conventional_bid(hand, n, public, private, legal, params, rng):
 
 # ---------------------------------------------------------------- dispatch for the kernel
 
-@njit(cache=True)
-def builtin_bid_mask(sid, hm, public, priv, legal, params):
-    """Call of a built-in heuristic (sid >= 1) from its hand mask, or -1 for the others."""
+@njit(cache=True, inline="always")
+def builtin_bid_mask(sid, hm, public, priv, legal, params, rng):
+    """Call of a built-in (sid >= 0) from its hand mask, or -1 for plug-ins."""
     if sid >= 1:  # the flag as a variable: a constant would compile _bid twice
         return _bid(hm, public, priv, legal, params, sid == 2)
+    if sid == 0:
+        return random_call(legal, rng)
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def builtin_play_mask(sid, h, lm, public, priv, params, played, deck, rng):
     """Card choice of a built-in from the hand masks (a slot), or -1 to be asked through the
     array interface."""

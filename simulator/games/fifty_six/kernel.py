@@ -1,11 +1,11 @@
 """56 kernel: deal, auction, tricks and scoring of whole games or single deals, in Numba.
 
 ``play_game`` is the one place a 56 game is played; ``play_deal`` runs the phases of a deal
-(``deal_cards``, ``auction``, ``contract``, ``tricks``, ``score``, ``write_row``), each its own
-compiled function. Nothing large is inlined at Numba's level (``inline="always"``): Numba's
-SSA and type passes grow much faster than the size of a function, and a single 450-line
-``play_deal`` with the strategies inlined into it took four minutes to compile; LLVM still
-inlines the small helpers. The batch kernel ``run_blocks`` runs it
+(``deal_cards``, ``auction``, ``contract``, ``tricks``, ``score``, ``write_row``), written as
+functions and inlined into ``play_deal`` once each (as calls they cost a third of the random
+kernel's speed in reference counting of the arrays they take). The strategies are not inlined:
+with every built-in inlined at three call sites, ``play_deal`` took four minutes to compile
+(docs/design.md, "Compile time"). The batch kernel ``run_blocks`` runs it
 over blocks of game indices in parallel and writes int32 columns (one value per deal and
 column, column-major); the replay calls it
 for a single game with the event log switched on. Randomness: the shuffle of deal ``d`` of
@@ -100,18 +100,20 @@ def new_state(nparams):
     return o, st
 
 
-@njit(cache=True)
-def _decide(kind, sids, fns, team, seat, st):
-    """Ask the strategy playing for team ``team`` (slot smap[team]) for decision ``kind``
-    through the array interface: a built-in (sids >= 0) directly, a plug-in through its
-    function pointer. The rows passed are unowned views (see simulator.nrt)."""
-    sl = st.smap[team]
+@njit(cache=True, inline="always")
+def _decide(kind, sids, fns, sl, seat, hands, hand_n, public, private, legal, params, rngs):
+    """Ask the strategy in slot ``sl`` for decision ``kind`` through the array interface: a
+    built-in (sids >= 0) directly, a plug-in through its function pointer. The rows passed
+    are unowned views (see simulator.nrt).
+
+    Hot helpers take arrays rather than the State: every field read from a tuple costs a
+    pair of reference-count calls, which in the card loop cost more than the play itself."""
     sid = sids[sl]
     if sid >= 0:
-        return builtin_decision(kind, sid, st.hands[seat], st.hand_n[seat], st.public,
-                                st.private[seat], st.legal, st.params[sl], st.rngs[seat])
-    return fns[sl](st.hands[seat], st.hand_n[seat], st.public, st.private[seat], st.legal,
-                   st.params[sl], st.rngs[seat])
+        return builtin_decision(kind, sid, hands[seat], hand_n[seat], public, private[seat],
+                                legal, params[sl], rngs[seat])
+    return fns[sl](hands[seat], hand_n[seat], public, private[seat], legal, params[sl],
+                   rngs[seat])
 
 
 @njit(cache=True, inline="always")
@@ -126,19 +128,19 @@ def _next_seat(seat, step, seats, public):
 
 
 @njit(cache=True)
-def _to_arrays(st, seat, h, lm):
+def _to_arrays(hands, hand_n, legal, slots, seat, h, lm):
     """The array view of a hand mask for strategies: cards in slot order, legal flags from lm,
     and the slot of each position (to map a chosen index back)."""
     n = 0
     m = h
     while m != ZERO:
         b = np.int64(ctz(m))
-        st.hands[seat, n] = SLOT_CODE[b]
-        st.legal[n] = (lm >> uint64(b)) & ONE
-        st.slots[n] = b
+        hands[seat, n] = SLOT_CODE[b]
+        legal[n] = (lm >> uint64(b)) & ONE
+        slots[n] = b
         n += 1
         m &= m - ONE
-    st.hand_n[seat] = n
+    hand_n[seat] = n
 
 
 @njit(cache=True)
@@ -204,16 +206,22 @@ def _weak(public, feats, nteams):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
     """Seat order, shuffle and deal (redealing weak hands with the same dealer), the public
     record reset for the deal, and the hands as masks. Returns (n_act, first, ncards,
     redeals)."""
-    public = st.public
-    private = st.private
     hands = st.hands
     hand_n = st.hand_n
+    deck = st.deck
+    public = st.public
+    private = st.private
+    rngs = st.rngs
+    feats = st.feats
     order = st.order
+    tables = st.tables
+    hmask = st.hmask
+    pos_of = st.pos_of
     seats = public[V.PB_SEATS]
     nteams = public[V.PB_NTEAMS]
     step = -1 if rules[RU.R_SHEET_ORDER] else 1
@@ -226,30 +234,30 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
     for k in range(1, n_act):
         order[k] = _next_seat(order[k - 1], step, seats, public)
     for k in range(n_act):
-        st.pos_of[order[k]] = k
+        pos_of[order[k]] = k
     hsize = 12 if n_act == 4 else 8
     ncards = n_act * hsize
     template = DECK_64 if ncards == 64 else DECK_48
 
-    dr = st.rngs[V.MAX_SEATS]
+    dr = rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
     redeals = 0
     while True:
         if preset.shape[0] == ncards and d == 0 and redeals == 0:
             for i in range(ncards):  # a hand-made position (tests, replays of given hands)
-                st.deck[i] = preset[i]
+                deck[i] = preset[i]
         else:
             for i in range(ncards):
-                st.deck[i] = template[i]
-            R.shuffle(dr, st.deck, ncards)
+                deck[i] = template[i]
+            R.shuffle(dr, deck, ncards)
         for k in range(n_act):
             s = order[k]
             for i in range(hsize):
-                hands[s, i] = st.deck[k * hsize + i]
+                hands[s, i] = deck[k * hsize + i]
             hand_n[s] = hsize
-            _features(hands, hand_n, s, st.feats)
+            _features(hands, hand_n, s, feats)
         if (rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000
-                or not _weak(public, st.feats, nteams)):
+                or not _weak(public, feats, nteams)):
             break
         if log_on:
             _emit(log, EV_REDEAL, d, redeals, 0, 0, 0, 0)
@@ -257,7 +265,7 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
                 _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
         redeals += 1
 
-    _reset_public(public, private, st.tables, hand_n, n_act, dealer, first, step, d)
+    _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d)
     if log_on:
         _emit(log, EV_DEAL, d, dealer, n_act, redeals, first, step)
         for k in range(n_act):
@@ -270,11 +278,11 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
             slot = uint64(SLOT_OF[hands[s, i]])
             slot += (m >> slot) & ONE  # the second copy of an identical card
             m |= ONE << slot
-        st.hmask[s] = m
+        hmask[s] = m
     return n_act, first, ncards, redeals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d):
     seats = public[V.PB_SEATS]
     public[V.PB_ACTIVE_N] = n_act
@@ -314,34 +322,26 @@ def _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d
         private[s, V.PV_SITS_OUT] = 0
 
 
-@njit(cache=True)
-def _bid_limits(legal, public, rules, team, high_v, high_b, level):
-    """The bid ``legal`` array for ``team`` (see view.L_*)."""
-    opening = high_v == 0
-    legal[L_PASS] = 1
-    legal[L_DOUBLE] = 1 if (high_v > 0 and level == 1
-                            and public[V.PB_TEAM_OF + high_b] != team) else 0
-    legal[L_REDOUBLE] = 1 if (level == 2 and public[V.PB_TEAM_OF + high_b] == team) else 0
-    can_bid = level == 1 or rules[RU.R_BID_OVER_DOUBLE] == 1
-    min_bid = rules[RU.R_MIN_BID]
-    max_bid = rules[RU.R_MAX_BID]
-    lo = min_bid if opening else max(min_bid, high_v + 1)
-    legal[L_MIN] = lo if (can_bid and lo <= max_bid) else 0
-    legal[L_MAX] = max_bid
-    legal[L_THANI] = 1 if (rules[RU.R_THANI] == 1 and can_bid and high_v <= max_bid) else 0
-    legal[L_OPENING] = 1 if opening else 0
-    legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
-    legal[L_LAST_VALUE] = high_v
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
     """Calls round the table until the auction ends. Returns (status, value, real trump,
     form, bidder, level, calls, bids, opening seat, opening value); value 0 when all passed.
     On an illegal call row_out[0..2] = (seat, team, call)."""
+    hands = st.hands
+    hand_n = st.hand_n
     public = st.public
     private = st.private
+    legal = st.legal
+    rngs = st.rngs
+    order = st.order
+    params = st.params
+    hmask = st.hmask
+    smap = st.smap
     hidden = rules[RU.R_HIDDEN_TRUMP] == 1
+    min_bid = rules[RU.R_MIN_BID]
+    max_bid = rules[RU.R_MAX_BID]
+    thani_on = rules[RU.R_THANI] == 1
+    bid_over_double = rules[RU.R_BID_OVER_DOUBLE] == 1
     pos = 0
     passes = 0
     # np.int64, not literals: the calls in the loop would be compiled for the literals too
@@ -355,15 +355,31 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
     open_seat = -1
     open_value = 0
     while True:
-        seat = st.order[pos]
+        seat = order[pos]
         team = public[V.PB_TEAM_OF + seat]
-        _bid_limits(st.legal, public, rules, team, high_v, high_b, level)
-        sl = st.smap[team]
-        raw = builtin_bid_mask(sids[sl], st.hmask[seat], public, private[seat], st.legal,
-                               st.params[sl])
+        # the bid limits (see view.L_*), written here rather than in a helper: every array
+        # handed to a function, inlined or not, costs reference-count calls the compiler
+        # cannot always remove, and this loop runs for every call of the auction
+        opening = high_v == 0
+        legal[L_PASS] = 1
+        legal[L_DOUBLE] = 1 if (high_v > 0 and level == 1
+                                and public[V.PB_TEAM_OF + high_b] != team) else 0
+        legal[L_REDOUBLE] = 1 if (level == 2 and public[V.PB_TEAM_OF + high_b] == team) else 0
+        can_bid = level == 1 or bid_over_double
+        lo = min_bid if opening else max(min_bid, high_v + 1)
+        legal[L_MIN] = lo if (can_bid and lo <= max_bid) else 0
+        legal[L_MAX] = max_bid
+        legal[L_THANI] = 1 if (thani_on and can_bid and high_v <= max_bid) else 0
+        legal[L_OPENING] = 1 if opening else 0
+        legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
+        legal[L_LAST_VALUE] = high_v
+        sl = smap[team]
+        raw = builtin_bid_mask(sids[sl], hmask[seat], public, private[seat], legal,
+                               params[sl], rngs[seat])
         if raw < 0:
-            raw = _decide(V.BID, sids, bid_fns, team, seat, st)
-        call = V.bid_is_valid(raw, st.legal, high_t)
+            raw = _decide(V.BID, sids, bid_fns, sl, seat, hands, hand_n, public, private,
+                          legal, params, rngs)
+        call = V.bid_is_valid(raw, legal, high_t)
         if call < 0:
             row_out[0] = seat
             row_out[1] = team
@@ -418,7 +434,7 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         pos = pos + 1 if pos + 1 < n_act else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def contract(rules, st, first, high_v, high_t, high_f, high_b, level, log, log_on):
     """The contract from the auction (all passed: the all-pass bid, no trumps, for the team
     on the dealer's right), made public as far as the rules show it; thani partners sit
@@ -459,8 +475,9 @@ def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out
                   log_on):
     """A player who cannot follow while the trump is hidden may ask for it. Returns
     (status, asked); when asked, the trump is made public."""
-    _to_arrays(st, seat, h, h)
-    ask = _decide(V.REVEAL, sids, reveal_fns, team, seat, st)
+    _to_arrays(st.hands, st.hand_n, st.legal, st.slots, seat, h, h)
+    ask = _decide(V.REVEAL, sids, reveal_fns, st.smap[team], seat, st.hands, st.hand_n,
+                  st.public, st.private, st.legal, st.params, st.rngs)
     if ask != 0 and ask != 1:
         row_out[0] = seat
         row_out[1] = team
@@ -478,36 +495,23 @@ def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out
     return OK, ask == 1
 
 
-@njit(cache=True)
-def _choose_card(sids, play_fns, st, team, seat, h, lm, played, deck_mask, row_out):
-    """The slot of the card ``seat`` plays from its legal cards ``lm`` (or -1 with row_out
-    filled when the strategy's answer is illegal)."""
-    if (lm & (lm - ONE)) == ZERO:
-        return np.int64(ctz(lm))  # one legal card: played without asking
-    sl = st.smap[team]
-    slot = builtin_play_mask(sids[sl], h, lm, st.public, st.private[seat], st.params[sl],
-                             played, deck_mask, st.rngs[seat])
-    if slot >= 0:
-        return slot
-    # not a mask-aware strategy: ask through the array interface
-    _to_arrays(st, seat, h, lm)
-    idx = _decide(V.PLAY, sids, play_fns, team, seat, st)
-    if idx < 0 or idx >= st.hand_n[seat] or st.legal[idx] == 0:
-        row_out[0] = seat
-        row_out[1] = team
-        row_out[2] = idx
-        return -1
-    return st.slots[idx]
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, trump, thani,
            trump_shown, row_out, log, log_on, debug):
     """Every trick of the deal (hands as masks of card slots: see SLOT_OF). Returns
     (status, tricks won by the contract team, trick in which a hidden trump was shown)."""
+    hands = st.hands
+    hand_n = st.hand_n
     public = st.public
     private = st.private
+    legal = st.legal
+    rngs = st.rngs
     order = st.order
+    params = st.params
+    hmask = st.hmask
+    slots = st.slots
+    pos_of = st.pos_of
+    smap = st.smap
     hsize = ncards // n_act
     leader_pos = 0
     while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
@@ -539,7 +543,7 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
             if thani and private[seat, V.PV_SITS_OUT] == 1:
                 continue
             team = public[V.PB_TEAM_OF + seat]
-            h = st.hmask[seat]
+            h = hmask[seat]
             if ntr == 0:
                 lm = h
                 knows = trump_shown or seat == bidder or reveal_trick >= 0
@@ -563,12 +567,25 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
                             best_key = V.trick_key(public[V.PB_TRICK_CARDS + best_j], trump,
                                                    public[V.PB_LED_SUIT])
                             public[V.PB_TRICK_BEST] = best_j
-            slot = _choose_card(sids, play_fns, st, team, seat, h, lm, played, deck_mask,
-                                row_out)
-            if slot < 0:
-                return BAD_PLAY, 0, -1
+            # the card: written here, not in a helper (see auction on reference counts)
+            if (lm & (lm - ONE)) == ZERO:
+                slot = np.int64(ctz(lm))  # one legal card: played without asking
+            else:
+                sl = smap[team]
+                slot = builtin_play_mask(sids[sl], h, lm, public, private[seat], params[sl],
+                                         played, deck_mask, rngs[seat])
+                if slot < 0:  # not a mask-aware strategy: ask through the array interface
+                    _to_arrays(hands, hand_n, legal, slots, seat, h, lm)
+                    idx = _decide(V.PLAY, sids, play_fns, sl, seat, hands, hand_n, public,
+                                  private, legal, params, rngs)
+                    if idx < 0 or idx >= hand_n[seat] or legal[idx] == 0:
+                        row_out[0] = seat
+                        row_out[1] = team
+                        row_out[2] = idx
+                        return BAD_PLAY, 0, -1
+                    slot = slots[idx]
             h &= ~(ONE << uint64(slot))
-            st.hmask[seat] = h
+            hmask[seat] = h
             card = SLOT_CODE[slot]
             public[V.PB_HAND_N + seat] -= 1
             public[V.PB_TRICK_SEATS + ntr] = seat
@@ -610,7 +627,7 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
             tricks_won += 1
         if log_on:
             _emit(log, EV_TRICK, t, best_seat, tpts, 0, 0, 0)
-        leader_pos = st.pos_of[best_seat]
+        leader_pos = pos_of[best_seat]
     return OK, tricks_won, reveal_trick
 
 
@@ -618,17 +635,23 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
 def deal_conserved(st, n_act, ncards):
     """Debug invariant after the tricks: every card of the deck is in a trick or in a hand
     sitting out, and the teams took 56 card points."""
+    hands = st.hands
+    hand_n = st.hand_n
     public = st.public
+    private = st.private
+    legal = st.legal
     order = st.order
+    hmask = st.hmask
+    slots = st.slots
     for k in range(n_act):  # hands as arrays again (what is left: sitting-out hands)
-        _to_arrays(st, order[k], st.hmask[order[k]], ZERO)
+        _to_arrays(hands, hand_n, legal, slots, order[k], hmask[order[k]], ZERO)
     idle = 0
     for s in range(public[V.PB_SEATS]):
-        if st.private[s, V.PV_SITS_OUT] == 1:
-            for i in range(st.hand_n[s]):
-                idle += POINTS[st.hands[s, i]]
-                public[V.PB_PLAYED + st.hands[s, i]] += 1
-        elif public[V.PB_ACTIVE + s] == 1 and st.hand_n[s] != 0:
+        if private[s, V.PV_SITS_OUT] == 1:
+            for i in range(hand_n[s]):
+                idle += POINTS[hands[s, i]]
+                public[V.PB_PLAYED + hands[s, i]] += 1
+        elif public[V.PB_ACTIVE + s] == 1 and hand_n[s] != 0:
             return False
     total = 0
     for tm in range(public[V.PB_NTEAMS]):
@@ -647,7 +670,7 @@ def deal_conserved(st, n_act, ncards):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score(rules, st, cteam, value, thani, level, tricks_won, hsize, log, log_on):
     """Whether the contract was made, and the tables it moves. Returns (made, bidding team's
     points, opponents' points, stake, tables moved)."""
@@ -670,13 +693,16 @@ def score(rules, st, cteam, value, thani, level, tricks_won, hsize, log, log_on)
     return made, bpts, opts, stake, moved
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, level, made,
               bpts, opts, stake, moved, ncalls, nbids, open_seat, open_value, redeals, thani,
               reveal_trick, tricks_won):
     """The deal's row of the deals table (outcomes.DEAL_COLUMNS)."""
     public = st.public
     feats = st.feats
+    tables = st.tables
+    pos_of = st.pos_of
+    smap = st.smap
     row_out[O.D_DEAL] = d
     row_out[O.D_PLAYERS] = n_act
     row_out[O.D_DEALER] = dealer
@@ -691,7 +717,7 @@ def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, 
     row_out[O.D_MADE] = 1 if made else 0
     row_out[O.D_STAKE] = stake
     row_out[O.D_MOVED] = moved
-    row_out[O.D_BIDDER_POS] = st.pos_of[bidder] if bidder >= 0 else -1
+    row_out[O.D_BIDDER_POS] = pos_of[bidder] if bidder >= 0 else -1
     row_out[O.D_CALLS] = ncalls
     row_out[O.D_BIDS] = nbids
     row_out[O.D_OPENER] = open_seat
@@ -723,9 +749,9 @@ def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, 
     row_out[O.D_TT] = tt
     row_out[O.D_TP] = tp
     for tm in range(V.MAX_TEAMS):
-        row_out[O.D_TABLES0 + tm] = st.tables[tm] if tm < public[V.PB_NTEAMS] else -1
-    row_out[O.D_ROTATION] = st.smap[0]
-    row_out[O.D_CSTRAT] = st.smap[cteam]
+        row_out[O.D_TABLES0 + tm] = tables[tm] if tm < public[V.PB_NTEAMS] else -1
+    row_out[O.D_ROTATION] = smap[0]
+    row_out[O.D_CSTRAT] = smap[cteam]
 
 
 @njit(cache=True)
@@ -752,7 +778,8 @@ def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, s
         return status
     if thani and not debug:  # hands as arrays again (what is left: sitting-out hands)
         for k in range(n_act):
-            _to_arrays(st, st.order[k], st.hmask[st.order[k]], ZERO)
+            _to_arrays(st.hands, st.hand_n, st.legal, st.slots, st.order[k], st.hmask[st.order[k]],
+                       ZERO)
     made, bpts, opts, stake, moved = score(rules, st, cteam, value, thani, level, tricks_won,
                                            ncards // n_act, log, log_on)
     if debug and not deal_conserved(st, n_act, ncards):
@@ -770,7 +797,7 @@ def board_of(game_index, rot_k):
     return game_index // rot_k if rot_k > 0 else game_index
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_game(seed_key, game_index, deals_mode, rules, st, rot_k):
     """Seats, teams, strategy streams, starting tables and the seating of a new game.
     Returns (number of teams, first dealer, rotation)."""
@@ -806,7 +833,7 @@ def _start_game(seed_key, game_index, deals_mode, rules, st, rot_k):
     return nteams, dealer, rot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_game(st, d, capped, rot, game_row, rules, debug, log, log_on):
     """The game's row (winner, tables); False if tables were not conserved (debug)."""
     tables = st.tables
