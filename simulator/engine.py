@@ -1,11 +1,12 @@
-"""The block loop every game shares: blocks of games played by a game's ``play_block`` kernel
-on a few threads at once.
+"""The block loop every game shares: the blocks of a chunk played by a game's ``play_blocks``
+kernel on a few threads at once.
 
-A game's ``play_block`` is compiled with ``nogil=True`` and plays one block (its games, its
-own rows of the output arrays), so Python threads run blocks truly in parallel. This replaced a
-``prange`` loop inside each game's kernel: Numba's parallel compilation (a parfor pass and a
-generated gufunc holding a second copy of the whole game) cost seconds of every cold start,
-and the loop was written once per game.
+A game's ``play_blocks`` is compiled with ``nogil=True`` and plays every ``step``-th block of
+the chunk from a given one, each block into its own rows of the output arrays, so Python
+threads run truly in parallel and the tables do not depend on which thread played a block.
+This replaced a ``prange`` loop inside each game's kernel: Numba's parallel compilation (a
+parfor pass and a generated gufunc holding a second copy of the whole game) cost seconds of
+every cold start.
 """
 from __future__ import annotations
 
@@ -27,19 +28,18 @@ def _pool(n: int) -> ThreadPoolExecutor:
     return _POOLS[n]
 
 
-def run_blocks(play_block, head: tuple, starts, ends, row_starts, row_ends, tail: tuple) -> None:
-    """``play_block(*head, b, starts[b], ends[b], starts[0], row_starts[b], row_ends[b],
-    *tail)`` for every block b, on ``threads()`` threads. Blocks write disjoint parts of the
-    output arrays in ``tail``, so their order does not matter."""
-    nb = len(starts)
-    g0 = int(starts[0])
-    calls = [(b, int(starts[b]), int(ends[b]), g0, int(row_starts[b]), int(row_ends[b]))
-             for b in range(nb)]
-    n = min(threads(), nb)
-    if n <= 1:
-        for c in calls:
-            play_block(*head, *c, *tail)
+def run_blocks(play_blocks, head: tuple, starts, ends, row_starts, row_ends, tail: tuple) -> None:
+    """``play_blocks(*head, starts, ends, row_starts, row_ends, t, n, *tail)`` for t in
+    0..n-1 on n = ``threads()`` threads: thread t plays blocks t, t + n, t + 2n, ... (blocks
+    write disjoint parts of the output arrays in ``tail``)."""
+    import numpy as np
+
+    arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
+                   for a in (starts, ends, row_starts, row_ends))
+    n = max(1, min(threads(), len(starts)))
+    if n == 1:
+        play_blocks(*head, *arrays, 0, 1, *tail)
         return
-    futures = [_pool(n).submit(play_block, *head, *c, *tail) for c in calls]
+    futures = [_pool(n).submit(play_blocks, *head, *arrays, t, n, *tail) for t in range(n)]
     for f in futures:
         f.result()

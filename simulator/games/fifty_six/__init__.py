@@ -56,12 +56,12 @@ class FiftySix(GameAdapter):
     def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         from simulator.engine import run_blocks
-        from simulator.games.fifty_six.kernel import play_block
+        from simulator.games.fifty_six.kernel import play_blocks
 
         rules_arr, sids, (bid, play, reveal), params, rot_k = ctx
         ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
         out = self.row_buffers(scratch, starts, ends, row_ends, ngames)
-        run_blocks(play_block, (np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids,
+        run_blocks(play_blocks, (np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids,
                                 bid, play, reveal, params),
                    starts, ends, row_starts, row_ends, (*out, int(rot_k)))
         return out

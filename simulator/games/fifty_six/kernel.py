@@ -926,18 +926,17 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
 _BLOCK_SIG = types.void(
     types.uint64, types.int64[::1], types.boolean, types.boolean, types.int64[::1],
     FNS, FNS, FNS, types.float64[:, ::1],
-    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
+    types.int64, types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
     types.int64[:, ::1], types.int64,
 )
 
 
-@njit(_BLOCK_SIG, cache=True, nogil=True)
-def play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
+@njit(cache=True)
+def _play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
                b, start, end, g0, row_start, row_end, deal_cols, deal_n, game_rows, stopped,
                errs, rot_k):
-    """Play games start..end-1 as block ``b`` (called from several threads at once, each on
-    its own block; see simulator.engine.run_blocks).
+    """Play games start..end-1 as block ``b``.
 
     The block writes its deal rows to deal_cols[:, row_start : row_start + deal_n[b]] (never
     past row_end) and one game row per game
@@ -977,6 +976,23 @@ def play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_f
         row += nd
     deal_n[b] = row - row_start
     keep_alive(owners)
+
+
+@njit(_BLOCK_SIG, cache=True, nogil=True)
+def play_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
+                starts, ends, row_starts, row_ends, first_b, step_b, deal_cols, deal_n,
+                game_rows, stopped, errs, rot_k):
+    """Play blocks first_b, first_b + step_b, ... of the chunk (one thread's share; the
+    threads run at once, each on its own blocks: see simulator.engine.run_blocks). One call
+    per thread, not per block: each call from Python converts the strategy tuples again."""
+    for b in range(first_b, starts.shape[0], step_b):
+        if ends[b] > starts[b]:
+            _play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns,
+                        params, b, starts[b], ends[b], starts[0], row_starts[b], row_ends[b],
+                        deal_cols, deal_n, game_rows, stopped, errs, rot_k)
+        else:
+            stopped[b] = -1
+            deal_n[b] = 0
 
 
 _REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
