@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the shared modules compiled code can depend on (tests/test_cache.py checks that every
 # simulator/*.py using Numba is listed); the others (cli, batch, sweep ...) are plain Python,
 # so editing them leaves every cache warm
-KERNEL_MODULES = ("bits.py", "cards.py", "legal.py", "nrt.py", "rng.py", "tables.py")
+KERNEL_MODULES = ("bits.py", "cards.py", "engine.py", "legal.py", "nrt.py", "rng.py", "tables.py")
 
 
 def source_digest(game: str | None = None) -> str:

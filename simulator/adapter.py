@@ -1,7 +1,9 @@
-"""What every game adapter shares beyond its strategies: turning kernel rows into typed
-frames and kernel error codes into one clear message. A game sets ``kernel_module`` (with
-INVARIANT and the error codes), ``outcomes_module`` (columns and G_GAME), ``decision_errors``
-(error-code name in the kernel -> decision) and, if it likes, ``invariant_detail``."""
+"""What every game adapter shares beyond its strategies: running the game's engine kernel,
+turning kernel rows into typed frames and kernel error codes into one clear message. A game
+sets ``kernel_module`` (with its ``KERNEL``, a simulator.engine.Kernel, and its error codes),
+``outcomes_module`` (columns and G_GAME), ``decision_errors`` (error-code name in the kernel
+-> decision), a ``prepare`` that returns its kernel's (Ctx, fns) and, if it likes,
+``invariant_detail``."""
 from __future__ import annotations
 
 from importlib import import_module
@@ -23,6 +25,19 @@ class GameAdapter(GameStrategies):
         """Import the game's kernel, which compiles it on a cold cache (the first run after an
         install or an edit) and loads it from Numba's cache otherwise."""
         import_module(self.kernel_module)
+
+    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
+                   scratch=None):
+        """Play blocks of a chunk through the game's engine kernel (simulator.engine) and
+        return its output arrays (see ``row_buffers``). ``ctx`` is what ``prepare`` returned;
+        a pair (Ctx, fns): the Ctx's seed and mode are set here."""
+        k = import_module(self.kernel_module).KERNEL
+        ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
+        out = self.row_buffers(scratch, starts, ends, row_ends, ngames)
+        ctx, fns = ctx
+        ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
+        k.run_blocks(ctx, fns, starts, ends, row_starts, row_ends, deals_mode, debug, out)
+        return out
 
     def frames(self, deal_cols, game_rows, first, deals_mode):
         o = import_module(self.outcomes_module)

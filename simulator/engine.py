@@ -1,16 +1,171 @@
-"""The block loop every game shares: the blocks of a chunk played by a game's ``play_blocks``
-kernel on a few threads at once.
+"""The engine every game shares: the block loop, the replay driver and the threads that run
+blocks at once. A game supplies only its game (docs/design.md, "What a game provides"):
 
-A game's ``play_blocks`` is compiled with ``nogil=True`` and plays every ``step``-th block of
-the chunk from a given one, each block into its own rows of the output arrays, so Python
-threads run truly in parallel and the tables do not depend on which thread played a block.
-This replaced a ``prange`` loop inside each game's kernel: Numba's parallel compilation (a
-parfor pass and a generated gufunc holding a second copy of the whole game) cost seconds of
-every cold start.
+- ``Ctx``, a namedtuple of what is fixed for a run (seed, rule vector, strategies,
+  parameters ...), and its Numba type;
+- ``new_state(ctx) -> (owners, st)``: the scratch arrays of one game, ``st`` a namedtuple of
+  unowned views (simulator.nrt.borrow) of the arrays in ``owners``;
+- ``fns``, a tuple holding one tuple of first-class functions per decision (one per strategy
+  slot), and its Numba type; kept out of ``Ctx`` because Numba converts dispatchers to
+  first-class functions in a plain tuple but not in a namedtuple;
+- ``play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on,
+  debug, preset) -> (status, rows)``: one game (in deals mode one deal), its deal rows written to
+  ``deal_cols[:, row:row_end]`` (column 0 is the game's index, set by the block loop) and its
+  game row to ``game_row``.
+
+One error convention for every game: ``status`` is OK, ROWS_FULL (no room for the game's rows:
+the caller gives it more), LOG_FULL (replay log too short), INVARIANT (debug check failed) or
+BAD + i for an illegal answer to the game's i-th decision; on an error ``err`` holds (seat,
+strategy slot, value).
+
+``Kernel`` compiles these once per game, with explicit signatures, into the game's cache folder;
+the block loop and replay driver below take ``new_state`` and ``play_one`` as first-class
+functions, so they are written once and still cached (a closure or a function passed as a plain
+dispatcher would not be). Blocks run on Python threads through a ``nogil`` kernel: one call per
+thread plays every n-th block. This replaced a ``prange`` loop in each game's kernel, whose
+parallel compilation (a parfor pass and a gufunc holding a second copy of the whole game) cost
+seconds of every cold start; one call per thread rather than per block because every call
+converts the strategy tuples again (about 1.5 ms).
 """
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit, types
+
+from simulator.nrt import keep_alive
+
+OK, ROWS_FULL, LOG_FULL, INVARIANT = range(4)
+BAD = 4  # BAD + i: an illegal answer to decision i of the game's decision list
+ERR_W = 3  # err: seat, strategy slot, value
+
+PLAY_RESULT = types.UniTuple(types.int64, 2)
+I32_2D = types.int32[:, ::1]
+I64_1D = types.int64[::1]
+
+
+def _play_blocks(new_state, play_one, ctx, fns, log, preset, starts, ends, row_starts, row_ends,
+                 first_b, step_b, per_block_rows, debug, deal_cols, deal_n, game_rows, stopped,
+                 errs):
+    """Play blocks first_b, first_b + step_b, ... of a chunk: block b plays games
+    starts[b]..ends[b]-1 into deal rows row_starts[b]..row_ends[b]-1 and game rows
+    game_rows[g - starts[0]] (with ``per_block_rows``, as in deals mode where game rows mean
+    nothing, game_rows[b]). stopped[b] is the first game not played (-1: all), so the caller
+    can continue a block whose rows ran out; errs[b] = (status, game, seat, strategy, value)
+    of its first error."""
+    err = np.zeros(ERR_W, np.int64)
+    g0 = starts[0]
+    for b in range(first_b, starts.shape[0], step_b):
+        stopped[b] = -1
+        deal_n[b] = 0
+        if ends[b] <= starts[b]:
+            continue
+        owners, st = new_state(ctx)
+        row = row_starts[b]
+        for g in range(starts[b], ends[b]):
+            status, nd = play_one(ctx, fns, st, g, deal_cols, row, row_ends[b],
+                                  game_rows[b if per_block_rows else g - g0], err, log, False,
+                                  debug, preset)
+            if status != OK:
+                stopped[b] = g
+                if status != ROWS_FULL:
+                    errs[b, 0] = status
+                    errs[b, 1] = g
+                    errs[b, 2] = err[0]
+                    errs[b, 3] = err[1]
+                    errs[b, 4] = err[2]
+                break
+            for k in range(nd):
+                deal_cols[0, row + k] = g - g0
+            row += nd
+        deal_n[b] = row - row_starts[b]
+        keep_alive(owners)
+
+
+def _replay(new_state, play_one, ctx, fns, game_index, log, debug, preset, cap, ncols, gcols):
+    """One game with the event log on, with room for ``cap`` deal rows. Returns (status, deal
+    rows, game row, err)."""
+    owners, st = new_state(ctx)
+    deal_cols = np.zeros((ncols, cap), np.int32)
+    game_row = np.zeros(gcols, np.int32)
+    err = np.zeros(ERR_W, np.int64)
+    status, nd = play_one(ctx, fns, st, game_index, deal_cols, 0, cap, game_row, err, log, True,
+                          debug, preset)
+    keep_alive(owners)
+    return status, deal_cols[:, :nd].copy(), game_row, err
+
+
+class Kernel:
+    """A game's kernel: its ``new_state`` and ``play_one`` (plain Python functions) compiled
+    for its context type ``ctx_type`` and preset deck type, with the shared block loop, and
+    the replay driver compiled on first use (a plain run never needs it). Create it at the
+    end of the game's kernel module, so that it compiles (or loads from the cache) when the
+    kernel is imported."""
+
+    def __init__(self, new_state, play_one, ctx_type, fns_type, preset_dtype, log_w: int):
+        import numba
+
+        self.log_w = log_w
+        self.preset_dtype = np.dtype(preset_dtype)
+        preset_type = types.Array(numba.from_dtype(self.preset_dtype), 1, "C")
+        self.cache_dir = numba.config.CACHE_DIR  # the game's (simulator._cache.use_game_cache)
+        self.ctx_type = ctx_type
+        self.new_state = njit((ctx_type,), cache=True)(new_state)
+        (ns_sig,) = self.new_state.nopython_signatures
+        self.state_type = ns_sig.return_type.types[1]
+        self.fns_type = fns_type
+        play_sig = PLAY_RESULT(ctx_type, fns_type, self.state_type, types.int64, I32_2D, types.int64,
+                               types.int64, types.int32[::1], I64_1D, I32_2D, types.boolean,
+                               types.boolean, preset_type)
+        self.play_one = njit(play_sig, cache=True)(play_one)
+        self._fns = (types.FunctionType(ns_sig), types.FunctionType(play_sig))
+        self._preset_type = preset_type
+        block_sig = types.void(*self._fns, ctx_type, fns_type, I32_2D, preset_type, I64_1D, I64_1D, I64_1D,
+                               I64_1D, types.int64, types.int64, types.boolean, types.boolean,
+                               I32_2D, I64_1D, I32_2D, I64_1D, types.int64[:, ::1])
+        self.play_blocks = njit(block_sig, cache=True, nogil=True)(_play_blocks)
+        self._replay = None
+
+    def run_blocks(self, ctx, fns, starts, ends, row_starts, row_ends, per_block_rows, debug,
+                   out) -> None:
+        """Play the blocks of a chunk on ``threads()`` threads at once, thread t playing blocks
+        t, t + n, t + 2n ... (blocks write disjoint parts of ``out`` = (deal_cols, deal_n,
+        game_rows, stopped, errs), so the tables do not depend on the thread count)."""
+        arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
+                       for a in (starts, ends, row_starts, row_ends))
+        n = max(1, min(threads(), len(starts)))
+        no_log = np.zeros((1, self.log_w), np.int32)
+        no_preset = np.zeros(0, self.preset_dtype)
+        args = (self.new_state, self.play_one, ctx, fns, no_log, no_preset, *arrays)
+        tail = (bool(per_block_rows), bool(debug), *out)
+        if n == 1:
+            self.play_blocks(*args, 0, 1, *tail)
+            return
+        futures = [_pool(n).submit(self.play_blocks, *args, t, n, *tail) for t in range(n)]
+        for f in futures:
+            f.result()
+
+    def replay(self, ctx, fns, game_index, log, debug, preset, cap, ncols, gcols):
+        """``_replay`` for one game, compiled into the game's cache folder on first use.
+        ``preset``: None, or the card codes that replace the first deal's shuffle."""
+        preset = np.zeros(0, self.preset_dtype) if preset is None else np.ascontiguousarray(
+            preset, self.preset_dtype)
+        if self._replay is None:
+            import numba
+
+            sig = types.Tuple((types.int64, I32_2D, types.int32[::1], I64_1D))(
+                *self._fns, self.ctx_type, self.fns_type, types.int64, I32_2D, types.boolean,
+                self._preset_type, types.int64, types.int64, types.int64)
+            here = numba.config.CACHE_DIR
+            numba.config.CACHE_DIR = self.cache_dir
+            try:
+                self._replay = njit(sig, cache=True)(_replay)
+            finally:
+                numba.config.CACHE_DIR = here
+        return self._replay(self.new_state, self.play_one, ctx, fns, int(game_index), log,
+                            bool(debug), preset, int(cap), int(ncols), int(gcols))
+
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 
@@ -26,20 +181,3 @@ def _pool(n: int) -> ThreadPoolExecutor:
     if n not in _POOLS:
         _POOLS[n] = ThreadPoolExecutor(max_workers=n, thread_name_prefix="cardsim-block")
     return _POOLS[n]
-
-
-def run_blocks(play_blocks, head: tuple, starts, ends, row_starts, row_ends, tail: tuple) -> None:
-    """``play_blocks(*head, starts, ends, row_starts, row_ends, t, n, *tail)`` for t in
-    0..n-1 on n = ``threads()`` threads: thread t plays blocks t, t + n, t + 2n, ... (blocks
-    write disjoint parts of the output arrays in ``tail``)."""
-    import numpy as np
-
-    arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
-                   for a in (starts, ends, row_starts, row_ends))
-    n = max(1, min(threads(), len(starts)))
-    if n == 1:
-        play_blocks(*head, *arrays, 0, 1, *tail)
-        return
-    futures = [_pool(n).submit(play_blocks, *head, *arrays, t, n, *tail) for t in range(n)]
-    for f in futures:
-        f.result()

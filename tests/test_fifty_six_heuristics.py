@@ -269,7 +269,9 @@ def test_heuristics_keep_every_invariant_with_random_rules():
 
 
 def test_parameter_values_share_one_compiled_kernel():
-    from simulator.games.fifty_six.kernel import play_blocks as play_block
+    from simulator.games.fifty_six.kernel import KERNEL
+
+    play_block = KERNEL.play_blocks
 
     _deals("evaluator:margin=0", {}, n=10)
     before = len(play_block.signatures)

@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_game
+from simulator.replaylog import logged_call as logged_game
 from simulator.cards import SUITS, name as card_name
 from simulator.games.contract_rummy import kernel as K
 from simulator.games.contract_rummy.outcomes import END_NAMES

@@ -46,26 +46,13 @@ class FiftySix(GameAdapter):
         return 1_000_000 if deals_mode else 50_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
+        from simulator.games.fifty_six.kernel import Ctx
         from simulator.games.fifty_six.view import MAX_TEAMS
 
         from strategies.fifty_six import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
-        return to_array(rules), sids, fns, padded, int(rotations)
-
-    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
-                   scratch=None):
-        from simulator.engine import run_blocks
-        from simulator.games.fifty_six.kernel import play_blocks
-
-        rules_arr, sids, (bid, play, reveal), params, rot_k = ctx
-        ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
-        out = self.row_buffers(scratch, starts, ends, row_ends, ngames)
-        run_blocks(play_blocks, (np.uint64(seed), rules_arr, bool(deals_mode), bool(debug), sids,
-                                bid, play, reveal, params),
-                   starts, ends, row_starts, row_ends, (*out, int(rot_k)))
-        return out
-
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
 
 
 GAME = FiftySix()

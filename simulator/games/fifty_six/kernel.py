@@ -5,10 +5,10 @@
 functions and inlined into ``play_deal`` once each (as calls they cost a third of the random
 kernel's speed in reference counting of the arrays they take). The strategies are not inlined:
 with every built-in inlined at three call sites, ``play_deal`` took four minutes to compile
-(docs/design.md, "Compile time"). The batch kernel ``run_blocks`` runs it
-over blocks of game indices in parallel and writes int32 columns (one value per deal and
-column, column-major); the replay calls it
-for a single game with the event log switched on. Randomness: the shuffle of deal ``d`` of
+(docs/design.md, "Compile time"). ``_play_one`` hands ``play_game`` to the engine
+(simulator.engine), whose block loop plays it over blocks of game indices on a few threads and
+whose replay plays one game with the event log switched on; deal rows are int32 columns (one
+value per deal and column, column-major). Randomness: the shuffle of deal ``d`` of
 game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
 """
 from collections import namedtuple
@@ -18,7 +18,8 @@ from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.bits import ctz
-from simulator.nrt import borrow, keep_alive
+from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from simulator.nrt import borrow
 from simulator.tables import emit as _emit
 from simulator.games.fifty_six import outcomes as O
 from simulator.games.fifty_six import rules as RU
@@ -37,7 +38,7 @@ DECK_48 = _deck(V.RANKS_4_6, copies=2)
 DECK_64 = _deck(V.RANKS_8, copies=2)
 
 # kernel status codes (also the error kinds reported to Python)
-OK, ROWS_FULL, BAD_BID, BAD_PLAY, BAD_REVEAL, INVARIANT, LOG_FULL = range(7)
+BAD_BID, BAD_PLAY, BAD_REVEAL = range(BAD, BAD + 3)
 
 # replay event kinds; every event is a row of LOG_W int32: kind, then fields
 (EV_GAME, EV_DEAL, EV_REDEAL, EV_HAND, EV_CALL, EV_CONTRACT, EV_REVEAL, EV_PLAY, EV_TRICK,
@@ -76,8 +77,7 @@ State = namedtuple("State", (
 ))
 
 
-@njit(cache=True)
-def new_state(nparams):
+def _new_state(ctx):
     """Scratch arrays for one game, allocated once per block of games.
 
     Returns (owners, state): ``state`` holds unowned views (simulator.nrt.borrow) of the
@@ -89,7 +89,7 @@ def new_state(nparams):
         np.zeros((V.MAX_SEATS, V.PV_LEN), np.int16), np.zeros(16, np.int8),
         np.zeros((V.MAX_SEATS + 1, 2), np.uint64), np.zeros((V.MAX_SEATS, 8), np.int32),
         np.zeros(V.MAX_SEATS, np.int64), np.zeros(V.MAX_TEAMS, np.int64),
-        np.zeros((V.MAX_TEAMS, nparams), np.float64), np.zeros(V.MAX_SEATS, np.uint64),
+        ctx.params.copy(), np.zeros(V.MAX_SEATS, np.uint64),
         np.zeros(16, np.int64), np.zeros(V.MAX_SEATS, np.int64),
         np.zeros(V.MAX_TEAMS, np.int64))
     st = State(
@@ -923,107 +923,26 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     return OK, d
 
 
-_BLOCK_SIG = types.void(
-    types.uint64, types.int64[::1], types.boolean, types.boolean, types.int64[::1],
-    FNS, FNS, FNS, types.float64[:, ::1],
-    types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64,
-    types.int64, types.int32[:, ::1], types.int64[::1], types.int32[:, ::1], types.int64[::1],
-    types.int64[:, ::1], types.int64,
-)
+Ctx = namedtuple("Ctx", (
+    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
+    "rules", "sids", "params", "rot_k"))
+CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
+                        types.float64[:, ::1], types.int64), Ctx)
+FNS3 = types.Tuple((FNS, FNS, FNS))  # bid, play, reveal
 
 
-@njit(cache=True)
-def _play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-               b, start, end, g0, row_start, row_end, deal_cols, deal_n, game_rows, stopped,
-               errs, rot_k):
-    """Play games start..end-1 as block ``b``.
-
-    The block writes its deal rows to deal_cols[:, row_start : row_start + deal_n[b]] (never
-    past row_end) and one game row per game
-    to game_rows[g - g0] (in deals mode, where game rows mean nothing, to game_rows[b]). If
-    its rows run out, stopped[b] is the first game not played (else -1), so the caller can
-    continue it. errs[b] = (kind, game, seat, team, value) for the first error, kind 0 if
-    none.
-    """
-    log = np.zeros((1, LOG_W), np.int32)
-    no_preset = np.zeros(0, np.int8)
-    owners, st = new_state(params.shape[1])
-    owners.params[:, :] = params
-    row = row_start
-    grow = np.int64(b)  # the block's game row in deals mode, where game rows mean nothing
-    stopped[b] = -1
-    for g in range(start, end):
-        key = R.game_key(seed, board_of(g, rot_k))
-        status, nd = play_game(key, g, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                               st, deal_cols, row, row_end,
-                               game_rows[grow if deals_mode else g - g0],
-                               log, False, debug, no_preset, rot_k)
-        if status == ROWS_FULL:
-            stopped[b] = g
-            break
-        if status != OK:
-            errs[b, 0] = status
-            errs[b, 1] = g
-            if status != INVARIANT:
-                r = deal_cols[:, row + nd]
-                errs[b, 2] = r[0]
-                errs[b, 3] = r[1]
-                errs[b, 4] = r[2]
-            stopped[b] = g
-            break
-        for k in range(nd):
-            deal_cols[O.D_GAME, row + k] = g - g0
-        row += nd
-    deal_n[b] = row - row_start
-    keep_alive(owners)
+def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
+              preset):
+    """play_game for the engine (simulator.engine): error detail moved from the failing deal's
+    row to ``err``."""
+    key = R.game_key(ctx.seed, board_of(game_index, ctx.rot_k))
+    status, nd = play_game(key, game_index, ctx.deals_mode, ctx.rules, ctx.sids, fns[0],
+                           fns[1], fns[2], st, deal_cols, row, row_end, game_row,
+                           log, log_on, debug, preset, ctx.rot_k)
+    if status >= BAD and row + nd < row_end:
+        for j in range(3):
+            err[j] = deal_cols[j, row + nd]
+    return status, nd
 
 
-@njit(_BLOCK_SIG, cache=True, nogil=True)
-def play_blocks(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns, params,
-                starts, ends, row_starts, row_ends, first_b, step_b, deal_cols, deal_n,
-                game_rows, stopped, errs, rot_k):
-    """Play blocks first_b, first_b + step_b, ... of the chunk (one thread's share; the
-    threads run at once, each on its own blocks: see simulator.engine.run_blocks). One call
-    per thread, not per block: each call from Python converts the strategy tuples again."""
-    for b in range(first_b, starts.shape[0], step_b):
-        if ends[b] > starts[b]:
-            _play_block(seed, rules, deals_mode, debug, sids, bid_fns, play_fns, reveal_fns,
-                        params, b, starts[b], ends[b], starts[0], row_starts[b], row_ends[b],
-                        deal_cols, deal_n, game_rows, stopped, errs, rot_k)
-        else:
-            stopped[b] = -1
-            deal_n[b] = 0
-
-
-_REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1]))(
-    types.uint64, types.int64, types.boolean, types.int64[::1], types.int64[::1], FNS, FNS, FNS,
-    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1], types.int64,
-    types.int64,
-)
-
-
-def _replay_game(seed, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                 params, log, debug, preset, cap, rot_k):
-    """One game with the event log on (the same play_game as the batch kernel), with room for
-    ``cap`` deals (ROWS_FULL if it needs more)."""
-    owners, st = new_state(params.shape[1])
-    owners.params[:, :] = params
-    deal_cols = np.zeros((O.D_NCOLS, cap), np.int32)
-    game_row = np.zeros(O.G_NCOLS, np.int32)
-    key = R.game_key(seed, board_of(game_index, rot_k))
-    status, nd = play_game(key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-                           st, deal_cols, 0, cap, game_row, log, True, debug, preset, rot_k)
-    keep_alive(owners)
-    end = nd + 1 if (status != OK and status != ROWS_FULL and nd < cap) else nd
-    return status, deal_cols[:, :end].copy(), game_row
-
-
-_replay_kernel = []
-
-
-def replay_game(*args):
-    """``_replay_game`` compiled (or loaded from the cache) on first use only: a plain run
-    never needs it."""
-    if not _replay_kernel:
-        _replay_kernel.append(njit(_REPLAY_SIG, cache=True)(_replay_game))
-    return _replay_kernel[0](*args)
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS3, np.int8, LOG_W)

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from simulator.cards import name as card_name
-from simulator.errors import StrategyError
+from simulator.replaylog import logged_game
 from simulator.games.fifty_six import kernel as K
 from simulator.games.fifty_six.view import (
     DOUBLE, FORM_NAMES, PASS, REDOUBLE, TRUMP_HIDDEN, TRUMP_NAMES, call_form, call_trump,
@@ -49,26 +49,10 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
     rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
-    rules_arr, sids, (bid, play, reveal), params_p, _ = game.prepare(rules, defs, params, rot_k)
-    preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
-    rows = 4096
-    cap = 1 if deals_mode else (rules["max_deals"] or 256)
-    while True:
-        log = np.zeros((rows, K.LOG_W), np.int32)
-        status, deal_cols, game_row = K.replay_game(
-            np.uint64(seed), game_index, deals_mode, rules_arr, sids, bid, play, reveal,
-            params_p, log, debug, preset, cap, rot_k)
-        if status == K.LOG_FULL:
-            rows *= 8
-        elif status == K.ROWS_FULL:
-            cap *= 8
-        else:
-            break
-    if status != K.OK:
-        r = deal_cols[:, -1] if deal_cols.shape[1] else np.zeros(3, np.int32)
-        msg = game.describe_error(int(status), game_index, int(r[0]), int(r[1]), int(r[2]),
-                                  described)
-        raise AssertionError(msg) if status == K.INVARIANT else StrategyError(msg)
+    ctx, fns = game.prepare(rules, defs, params, rot_k)
+    ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
+    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug, preset_deck,
+                                           cap=1 if deals_mode else 32)
     events = decode(log, seed, game_index, deals_mode, rules, described, rot_k)
     deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
     return events, deals, game_row

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_game
+from simulator.replaylog import logged_call as logged_game
 from simulator.cards import name as card_name
 from simulator.games.hand_and_foot import kernel as K
 from simulator.games.hand_and_foot.outcomes import END_NAMES
