@@ -155,43 +155,78 @@ def pair_table(games: pl.DataFrame, info: dict) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def ratings(games: pl.DataFrame, info: dict, iterations: int = 500,
-            prior: float = 0.5) -> pl.DataFrame:
+def _bradley_terry(wins: np.ndarray, iterations: int = 500) -> np.ndarray:
+    """Strengths (geometric mean 1) from win counts ``wins[..., i, j]`` (i over j), for a
+    stack of matrices at once: the minorise-maximise update of Hunter (2004)."""
+    k = wins.shape[-1]
+    games = wins + np.swapaxes(wins, -1, -2)
+    total = np.maximum(wins.sum(axis=-1), 1e-9)
+    strength = np.ones(wins.shape[:-1])
+    for _ in range(iterations):
+        pair_sum = strength[..., :, None] + strength[..., None, :]
+        denom = (games / pair_sum).sum(axis=-1)  # the diagonal of ``games`` is 0
+        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), strength)
+        strength = new / np.exp(np.log(new).mean(axis=-1, keepdims=True))
+    return strength.reshape(wins.shape[:-2] + (k,))
+
+
+def ratings(games: pl.DataFrame, info: dict, iterations: int = 500, prior: float = 0.5,
+            resamples: int = 200, seed: int = 0) -> pl.DataFrame:
     """Bradley-Terry strengths from every match's win shares (ties count half), on the Elo
-    scale (400 log10, mean 0), with each strategy's mean win share over its matches.
-    ``prior`` games are added as won by each side of every match, so a strategy that never
-    wins still gets a finite rating."""
+    scale (400 log10, mean 0), with a 95% interval, each strategy's mean win share over its
+    matches and its rank. ``prior`` games are added as won by each side of every match, so a
+    strategy that never wins still gets a finite rating. The interval is a bootstrap over
+    boards, the same boards drawn for every match (board g is the same deal in all of them),
+    so it keeps the pairing; ``seed`` fixes the draws."""
     names = info["strategies"]
     k = len(names)
-    wins = [[0.0] * k for _ in range(k)]
     pair_ab = {r["pair"]: (r["a"], r["b"]) for r in info["runs"]}
-    for pair in sorted(pair_ab):
-        part = games.filter(pl.col("pair") == pair).sort("rotation", "game_index")
+    pairs = sorted(pair_ab)
+    index = np.sort(games["game_index"].unique().to_numpy())
+    # per match and board: A's wins summed over the rotations, and the rotations played
+    a_wins = np.zeros((len(pairs), index.size))
+    played = np.zeros((len(pairs), index.size))
+    for p, pair in enumerate(pairs):
+        part = games.filter(pl.col("pair") == pair).group_by("game_index").agg(
+            pl.col("win").sum(), pl.len().alias("n")).sort("game_index")
+        at = np.searchsorted(index, part["game_index"].to_numpy())
+        a_wins[p, at] = part["win"].to_numpy()
+        played[p, at] = part["n"].to_numpy()
+
+    def matrix(weights: np.ndarray) -> np.ndarray:  # weights: (draws, boards) -> wins
+        w = np.zeros((weights.shape[0], k, k))
+        won, n = weights @ a_wins.T, weights @ played.T
+        for p, pair in enumerate(pairs):
+            a, b = pair_ab[pair]
+            w[:, a, b] += won[:, p] + prior
+            w[:, b, a] += n[:, p] - won[:, p] + prior
+        return w
+
+    def elo(strength):
+        return 400.0 * np.log10(strength)
+
+    point = elo(_bradley_terry(matrix(np.ones((1, index.size))), iterations))[0]
+    lo = hi = np.full(k, math.nan)
+    if resamples > 0 and index.size > 1:
+        rng = np.random.default_rng(seed)
+        draws = rng.multinomial(index.size, np.full(index.size, 1.0 / index.size),
+                                size=resamples).astype(float)
+        boot = elo(_bradley_terry(matrix(draws), iterations))
+        lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
+    won_all, played_all = np.zeros(k), np.zeros(k)
+    for p, pair in enumerate(pairs):
         a, b = pair_ab[pair]
-        w = float(part["win"].to_numpy().sum())
-        wins[a][b] += w
-        wins[b][a] += part.height - w
-    played = [sum(wins[i][j] + wins[j][i] for j in range(k)) for i in range(k)]
-    won = [sum(wins[i]) for i in range(k)]
-    for a, b in pair_ab.values():
-        wins[a][b] += prior
-        wins[b][a] += prior
-    strength = [1.0] * k
-    for _ in range(iterations):  # the minorise-maximise update of Hunter (2004)
-        new = []
-        for i in range(k):
-            total = sum(wins[i])
-            denom = sum((wins[i][j] + wins[j][i]) / (strength[i] + strength[j])
-                        for j in range(k) if j != i)
-            new.append(max(total, 1e-9) / denom if denom > 0 else strength[i])
-        g = math.exp(sum(math.log(s) for s in new) / k)
-        strength = [s / g for s in new]
-    return pl.DataFrame({
-        "strategy": names,
-        "rating": [400.0 * math.log10(s) for s in strength],
-        "win_share": [won[i] / played[i] if played[i] else math.nan for i in range(k)],
-        "games": [int(p) for p in played],
+        won_all[a] += a_wins[p].sum()
+        won_all[b] += (played[p] - a_wins[p]).sum()
+        played_all[a] += played[p].sum()
+        played_all[b] += played[p].sum()
+    out = pl.DataFrame({
+        "strategy": names, "rating": point, "lo": lo, "hi": hi,
+        "win_share": np.where(played_all > 0, won_all / np.maximum(played_all, 1), math.nan),
+        "games": played_all.astype(np.int64),
     }).sort("rating", descending=True)
+    return out.with_columns(pl.int_range(1, k + 1).alias("rank")).select(
+        "rank", "strategy", "rating", "lo", "hi", "win_share", "games")
 
 
 def study(compare_dir) -> dict[str, pl.DataFrame]:

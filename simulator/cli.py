@@ -273,6 +273,29 @@ def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, th
             chunk_size, out, debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and
     score difference with paired 95% intervals, tests, and a rating."""
+    _compare(game, games, seed, players, rule_opts, rules_file, list(strategy_opts), threads,
+             chunk_size, out, debug_invariants, quiet, backend, address, seating, precision,
+             "compare")
+
+
+@cli.command()
+@game_arg
+@click.option("--games", type=int, default=2_000, show_default=True,
+              help="boards per match: each is played once from every seat")
+@with_common
+@with_run_options
+def ladder(game, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
+           chunk_size, out, debug_invariants, quiet, backend, address, seating):
+    """Strength ladder: every built-in strategy (or every --strategy given) against every
+    other on the same boards, from every seat, ranked by Bradley-Terry rating with a 95%
+    bootstrap interval."""
+    texts = list(strategy_opts) or list(_game(game).registry)
+    _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, chunk_size, out,
+             debug_invariants, quiet, backend, address, seating, None, "ladder")
+
+
+def _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, chunk_size, out,
+             debug_invariants, quiet, backend, address, seating, precision, command):
     from simulator.batch import default_out
     from simulator.compare import run_compare
 
@@ -280,10 +303,10 @@ def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, th
     for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
         _count(value, name)
     if seating != "auto":
-        raise UsageError("--seating: compare always seats every strategy on every team")
+        raise UsageError(f"--seating: {command} always seats every strategy on every team")
     rules = _rules(g, players, rule_opts, rules_file)
-    out = out or default_out(game, "compare", seed)
-    info = run_compare(g, rules, list(strategy_opts), _seed(seed), games, out, threads=threads,
+    out = out or default_out(game, command, seed)
+    info = run_compare(g, rules, texts, _seed(seed), games, out, threads=threads,
                        chunk_size=chunk_size, debug=debug_invariants,
                        progress=False if quiet else None, precision=precision,
                        backend=backend, address=_address(backend, address))
@@ -302,13 +325,22 @@ def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, th
             state = "reached" if p["reached"] else "NOT reached (cap hit)"
             click.echo(f"precision: widest win-rate half-width {p['half_width']:.4f} "
                        f"(target {precision:g}) {state} after {p['passes']} passes")
-        click.echo(f"{info['games']:,} boards per match, each from all {info['teams']} seats "
-                   f"(seed {info['seed']}); win = share of games won (ties half), diff = "
-                   "total against the other teams, both from the first strategy's side:")
-        click.echo(tables["pairs"])
-        if len(info["strategies"]) > 2:
-            click.echo("ranking (Bradley-Terry rating on the Elo scale, from every match):")
-            click.echo(tables["ratings"])
+        boards = (f"{info['games']:,} boards per match, each from all {info['teams']} seats "
+                  f"(seed {info['seed']})")
+        if command == "compare":
+            click.echo(f"{boards}; win = share of games won (ties half), diff = total against "
+                       "the other teams, both from the first strategy's side:")
+            click.echo(tables["pairs"])
+        if command == "ladder" or len(info["strategies"]) > 2:
+            if command == "ladder":
+                click.echo(f"{boards}.")
+            click.echo("ranking (Bradley-Terry rating on the Elo scale, mean 0, 95% bootstrap "
+                       "interval over boards; win_share over all its games):")
+            r = tables["ratings"]
+            click.echo(r.select(
+                "rank", "strategy",
+                pl.format("{} [{}, {}]", *(pl.col(c).round(1) for c in ("rating", "lo", "hi")))
+                .alias("rating [95%]"), pl.col("win_share").round(4), "games"))
     click.echo(f"tables written to {out / 'studies'}")
 
 

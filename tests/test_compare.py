@@ -119,6 +119,61 @@ def test_ratings_recover_bradley_terry_strengths():
     assert r["B"] - r["C"] == pytest.approx(400 * math.log10(3), abs=0.5)
 
 
+def _bt_boards(rng, strengths, boards):
+    """One game per board and match, A winning with the Bradley-Terry probability."""
+    k = len(strengths)
+    matches = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    info = {"strategies": [f"S{i}" for i in range(k)], "teams": 2,
+            "runs": [{"pair": p, "a": a, "b": b, "a_team": 0}
+                     for p, (a, b) in enumerate(matches)]}
+    frames = []
+    for p, (a, b) in enumerate(matches):
+        pa = strengths[a] / (strengths[a] + strengths[b])
+        frames.append(pl.DataFrame({"pair": p, "rotation": 0, "game_index": np.arange(boards),
+                                    "win": (rng.random(boards) < pa).astype(float),
+                                    "diff": 0.0}))
+    return pl.concat(frames), info
+
+
+def test_rating_intervals_cover_the_true_strengths():
+    # 95% bootstrap intervals: each strategy's true Elo rating (mean 0) inside about 95% of
+    # the time; a fit ignoring the resampling, or quantiles of the wrong tail, would not be
+    strengths = np.array([6.0, 2.0, 1.0])
+    true = 400 * np.log10(strengths)
+    true -= true.mean()
+    rng = np.random.default_rng(11)
+    reps, hits = 80, np.zeros(3)
+    for rep in range(reps):
+        games, info = _bt_boards(rng, strengths, 150)
+        r = ratings(games, info, prior=0.0, resamples=200, seed=rep).sort("strategy")
+        hits += (r["lo"].to_numpy() <= true) & (true <= r["hi"].to_numpy())
+    assert ((hits / reps >= 0.86) & (hits / reps <= 1.0)).all(), hits / reps
+    r = ratings(*_bt_boards(rng, strengths, 150), prior=0.0)
+    assert (r["lo"] < r["rating"]).all() and (r["rating"] < r["hi"]).all()
+    assert r["rank"].to_list() == [1, 2, 3] and r["strategy"].to_list() == ["S0", "S1", "S2"]
+    wide = ratings(*_bt_boards(rng, strengths, 100), prior=0.0)
+    narrow = ratings(*_bt_boards(rng, strengths, 1600), prior=0.0)
+    assert ((narrow["hi"] - narrow["lo"]) < (wide["hi"] - wide["lo"]) / 2).all()
+
+
+def test_ladder_ranks_every_built_in_by_default(tmp_path):
+    out = tmp_path / "l"
+    p = subprocess.run(CLI + ["ladder", "fifty-six", "--games", "60", "--seed", "5",
+                              "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    info = json.loads((out / "compare.json").read_text())
+    assert sorted(info["strategies"]) == sorted(get_game("fifty-six").registry)
+    r = pl.read_parquet(out / "studies" / "compare-ratings.parquet")
+    assert r["strategy"][-1] == "random" and r["rank"].to_list() == list(range(1, r.height + 1))
+    assert (r["lo"] <= r["rating"]).all() and (r["rating"] <= r["hi"]).all()
+    assert "rating [95%]" in p.stdout
+    bad = subprocess.run(CLI + ["ladder", "fifty-six", "--seating", "fixed", "--out",
+                                str(tmp_path / "b")], capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "--seating" in bad.stderr and not (tmp_path / "b").exists()
+
+
 @pytest.mark.parametrize("args, needle", [
     (["--strategy", "evaluator"], "at least two"),
     (["--strategy", "0=evaluator", "--strategy", "random"], "without a team"),
