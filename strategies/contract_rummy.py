@@ -159,8 +159,12 @@ def heuristic_discard(mine, public, private, legal, params, rng):
     return best
 
 
-@njit(cache=True)
-def heuristic_decision(kind, mine, public, private, legal, params, rng):
+@njit(cache=True, inline="always")
+def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
+    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer, and
+    no compiled function in between (each would optimize everything it calls again)."""
+    if sid == 0:
+        return random_choice(mine, public, private, legal, params, rng)
     if kind == DRAW:
         return heuristic_draw(mine, public, private, legal, params, rng)
     if kind == BUY:
@@ -170,14 +174,6 @@ def heuristic_decision(kind, mine, public, private, legal, params, rng):
     if kind == LAYOFF:
         return heuristic_layoff(mine, public, private, legal, params, rng)
     return heuristic_discard(mine, public, private, legal, params, rng)
-
-
-@njit(cache=True, inline="always")
-def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
-    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer."""
-    if sid == 0:
-        return random_choice(mine, public, private, legal, params, rng)
-    return heuristic_decision(kind, mine, public, private, legal, params, rng)
 
 
 @njit(cache=True, inline="always")

@@ -31,10 +31,12 @@ class Position:
         rules.setdefault("last_deal_all_at_once", False)
         self.rules_dict = GAME.rules.resolve({"players": players, **rules})
         self.rules = to_array(self.rules_dict)
-        owners, _ = K.new_state(6)
-        (self.hands, self.stock, self.deck, self.public, self.private, self.legal, self.rngs,
-         self.stats, self.params, self.lay_out, self.comp, self.work, self.info, self.rem,
-         self.m1, self.stw, _) = owners
+        ctx = K.Ctx(np.uint64(0), False, self.rules, np.zeros(K.MAX_SEATS, np.int64),
+                    np.zeros((K.MAX_SEATS, 6)), 0)
+        owners, _ = K.KERNEL.new_state(ctx)
+        for field in ("hands", "stock", "deck", "public", "private", "legal", "rngs", "stats",
+                      "params", "lay_out", "comp", "work", "info", "rem", "m1", "stw"):
+            setattr(self, field, getattr(owners, field))
         self.owners = owners
         self.players = players
         self.public[V.P_PLAYERS] = players

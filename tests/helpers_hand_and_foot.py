@@ -28,10 +28,12 @@ class Position:
     def __init__(self, players=4, need=50, **rules):
         self.rules_dict = GAME.rules.resolve({"players": players, **rules})
         self.rules = to_array(self.rules_dict)
-        owners, _ = K.new_state(1)
-        (self.hands, self.feet, self.deck, self.pile, self.public, self.private, self.legal,
-         self.rngs, self.tbl, self.stats, self.params, self.work, self.started,
-         self.snap) = owners
+        sids = np.full(V.MAX_TEAMS, -1, np.int64)
+        ctx = K.Ctx(np.uint64(0), False, self.rules, sids, np.zeros((V.MAX_TEAMS, 1)))
+        owners, _ = K.KERNEL.new_state(ctx)
+        for field in ("hands", "feet", "deck", "pile", "public", "private", "legal", "rngs",
+                      "tbl", "stats", "params", "work", "started", "snap"):
+            setattr(self, field, getattr(owners, field))
         self.owners = owners
         self.players = players
         self.teams = GAME.n_teams(self.rules_dict)

@@ -307,9 +307,10 @@ def test_a_contract_may_not_leave_only_the_top_discard_just_taken():
 
 def test_buying_priority_and_penalty_card():
     p = Position(buying=True)
-    rules_arr, sids, fns, params, _ = GAME.prepare(
+    ctx, fns = GAME.prepare(
         p.rules_dict, *GAME.resolve_strategies(["lay_down_at_once:buy_policy=3"],
                                                p.rules_dict)[:2])
+    sids, params = ctx.sids, ctx.params
     for s in range(4):
         p.hand(s, "2S 3D 4C 5H 6S 7D 8C 9H 10S JD")
     p.pile("QH")

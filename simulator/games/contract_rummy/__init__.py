@@ -52,23 +52,11 @@ class ContractRummy(GameAdapter):
         return 20_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
+        from simulator.games.contract_rummy.kernel import Ctx
         from strategies.contract_rummy import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_SEATS, BUILTIN_IDS, DECISIONS)
-        return to_array(rules), sids, fns, padded, int(rotations)
-
-    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
-                   scratch=None):
-        from simulator.games.contract_rummy.kernel import run_blocks
-
-        rules_arr, sids, fns, params, rot_k = ctx
-        out = deal_cols, deal_n, game_rows, stopped, errs = self.row_buffers(
-            scratch, starts, ends, row_ends, int(ends[-1] - starts[0]))
-        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, rot_k, starts, ends,
-                   row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
-                   game_rows, stopped, errs)
-        return out
-
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
 
 
 GAME = ContractRummy()

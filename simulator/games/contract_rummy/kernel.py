@@ -1,27 +1,37 @@
 """Contract Rummy kernel: deal, turns (draw, buy, lay down, lay off, joker swap, discard),
 reshuffles and penalty scoring, in Numba.
 
-``play_game`` is the one place a game is played; ``run_blocks`` runs it over blocks of game
-indices in parallel and writes int32 columns (one row per deal and seat); the replay calls it
-for one game with the event log on. Hands are counts per card code (view.py); table melds are
-records in ``public``; the stock and the pile keep card codes in order.
+``_play_one`` plays one game for the engine (simulator.engine), whose block loop runs it over
+blocks of game indices on a few threads and whose replay runs one game with the event log on;
+deal rows are int32 columns (one row per deal and seat). ``play_deal`` is split at its phases
+(``_start_deal``, ``_reshuffle``, the turn's ``_draw``, ``_lay``, ``_lay_offs``, ``_discard``,
+and ``_score``), each inlined once: as calls over the state arrays they would cost speed in
+reference counting. Compile time (docs/design.md, "Compile time"): every compiled function
+links and optimizes again all it calls, so the contract search sits under as few compiled
+levels as possible (``_search_of`` calls it directly; small wrappers used once are inlined),
+and nothing that holds play_deal's inlined phases is inlined again (that made Numba's inline
+pass explode). Hands are counts per card code (view.py); table melds are records in
+``public``; the stock and the pile keep card codes in order.
 Randomness: the shuffle of deal ``d`` and its reshuffles come from sub-stream (g, DEAL, d), each
 seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
-Contract layouts come from search.py (``lay_contract``: the laying that leaves the fewest
-penalty points; ``can_lay_ws``; ``completing_cards``).
+Contract layouts come from search.py (``_search``: the laying that leaves the fewest penalty
+points, or whether there is one).
 """
+from collections import namedtuple
+
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.bits import ctz, popcount
-from simulator.nrt import borrow, keep_alive
+from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from simulator.nrt import borrow
 from simulator.tables import emit
 from simulator.games.contract_rummy import outcomes as O
 from simulator.games.contract_rummy import rules as RU
 from simulator.games.contract_rummy import view as V
 from simulator.games.contract_rummy.search import (
-    MELD_W, can_lay_ws, is_valid_meld, lay_contract_ws,
+    _FALSE, _TRUE, _ZERO, MELD_W, _search, _sizes, is_valid_meld,
 )
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DISCARD, DRAW, JOKER, LAY, LAYOFF, LEGAL_LEN, M_CARDS, M_JOK,
@@ -36,8 +46,8 @@ from strategies.contract_rummy import builtin_decision, wants_deep
 MAX_SEATS = RU.MAX_SEATS
 MAX_CARDS = RU.MAX_CARDS
 
-# kernel status codes (also the error kinds reported to Python)
-OK, ROWS_FULL, BAD_DRAW, BAD_BUY, BAD_LAY, BAD_LAYOFF, BAD_DISCARD, INVARIANT, LOG_FULL = range(9)
+# kernel status codes beyond the engine's, in the order of the adapter's decision_errors
+BAD_DRAW, BAD_BUY, BAD_LAY, BAD_LAYOFF, BAD_DISCARD = range(BAD, BAD + 5)
 
 # replay event kinds; each event is a row of LOG_W int32: kind, then fields
 (EV_GAME, EV_DEAL, EV_DECK, EV_TURN, EV_DRAW, EV_TAKE, EV_BUY, EV_LAY, EV_DOWN, EV_LAYOFF,
@@ -57,35 +67,51 @@ S_W = 16
  I_DECKS, I_NJOKERS) = range(10)
 I_W = 12
 
+# The scratch arrays of one game, by name. Kernels get the unowned views (see _new_state).
+State = namedtuple("State", (
+    "hands",    # int64 (seat, NCODES): copies held of each card code
+    "stock",    # int32: the stock, top at stock[public[P_STOCK_N] - 1]
+    "deck",     # int32: the deal's shuffled deck, in dealing order
+    "public",   # int32: the public record (view.P_*)
+    "private",  # int32 (seat, view.V_LEN): what only a seat knows
+    "legal",    # int32: the legal actions handed to a decision
+    "rngs",     # uint64 (seat + 1, 2): one stream per seat, then the deal's
+    "stats",    # int32 (seat, S_W): per-seat statistics of the deal (S_*)
+    "params",   # float64 (seat, params): the strategy parameters of each seat this game
+    "lay_out",  # int64 (4, MELD_W): a laying found by the contract search
+    "comp",     # int64 64: the debug check's counts
+    "work",     # int64 NCODES: a hand under test (hand + cards from the pile)
+    "info",     # int64 I_W: the deal's facts (I_*)
+    "rem",      # int64 (4, 13): search work arrays
+    "m1",
+    "stw",
+    "seat_sids",  # this game's strategy of each seat (see play_game)
+    "totals",   # penalty points of each seat so far this game
+    "smap",     # strategy slot playing each seat (duplicate seating)
+    "maybe",    # bool per seat: the hand might lay its contract (else: surely not)
+))
 
-@njit(cache=True)
-def new_state(nparams):
-    """Scratch arrays for one game, allocated once per block of games. Returns (owners, state):
-    ``state`` holds unowned views (simulator.nrt.borrow) of the arrays in ``owners``."""
-    hands = np.zeros((MAX_SEATS, NCODES), np.int64)
-    stock = np.zeros(MAX_CARDS, np.int32)  # top at stock[n - 1]
-    deck = np.zeros(MAX_CARDS, np.int32)  # the deal's shuffled deck, in dealing order
-    public = np.zeros(V.P_LEN, np.int32)
-    private = np.zeros((MAX_SEATS, V.V_LEN), np.int32)
-    legal = np.zeros(LEGAL_LEN, np.int32)
-    rngs = np.zeros((MAX_SEATS + 1, 2), np.uint64)
-    stats = np.zeros((MAX_SEATS, S_W), np.int32)
-    params = np.zeros((MAX_SEATS, nparams), np.float64)
-    lay_out = np.zeros((4, MELD_W), np.int64)
-    comp = np.zeros(64, np.int64)
-    work = np.zeros(NCODES, np.int64)  # a hand under test (hand + cards from the pile)
-    info = np.zeros(I_W, np.int64)
-    rem = np.zeros((4, 13), np.int64)  # search work arrays
-    m1 = np.zeros(4, np.int64)
-    stw = np.zeros((4, 3), np.int64)
-    seat_sids = np.zeros(MAX_SEATS, np.int64)  # this game's strategy of each seat (see play_game)
-    owners = (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp,
-              work, info, rem, m1, stw, seat_sids)
-    state = (borrow(hands), borrow(stock), borrow(deck), borrow(public), borrow(private),
-             borrow(legal), borrow(rngs), borrow(stats), borrow(params), borrow(lay_out),
-             borrow(comp), borrow(work), borrow(info), borrow(rem), borrow(m1), borrow(stw),
-             borrow(seat_sids))
-    return owners, state
+
+def _new_state(ctx):
+    """Scratch arrays for one game, allocated once per block of games. Returns (owners,
+    state): ``state`` holds unowned views (simulator.nrt.borrow) of the arrays in ``owners``,
+    which the caller keeps alive while it plays."""
+    o = State(
+        np.zeros((MAX_SEATS, NCODES), np.int64), np.zeros(MAX_CARDS, np.int32),
+        np.zeros(MAX_CARDS, np.int32), np.zeros(V.P_LEN, np.int32),
+        np.zeros((MAX_SEATS, V.V_LEN), np.int32), np.zeros(LEGAL_LEN, np.int32),
+        np.zeros((MAX_SEATS + 1, 2), np.uint64), np.zeros((MAX_SEATS, S_W), np.int32),
+        ctx.params.copy(), np.zeros((4, MELD_W), np.int64), np.zeros(64, np.int64),
+        np.zeros(NCODES, np.int64), np.zeros(I_W, np.int64), np.zeros((4, 13), np.int64),
+        np.zeros(4, np.int64), np.zeros((4, 3), np.int64), np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.bool_))
+    st = State(
+        borrow(o.hands), borrow(o.stock), borrow(o.deck), borrow(o.public), borrow(o.private),
+        borrow(o.legal), borrow(o.rngs), borrow(o.stats), borrow(o.params), borrow(o.lay_out),
+        borrow(o.comp), borrow(o.work), borrow(o.info), borrow(o.rem), borrow(o.m1),
+        borrow(o.stw), borrow(o.seat_sids), borrow(o.totals), borrow(o.smap), borrow(o.maybe))
+    return o, st
 
 
 @njit(cache=True, inline="always")
@@ -102,28 +128,34 @@ def _decide(kind, sids, fns, seat, hands, public, private, legal, params, rngs):
 
 
 @njit(cache=True)
+def _search_of(mine, info, rem, m1, stw, out, optimize):
+    """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
+    ``optimize`` the laying with the fewest penalty points left (in ``out``) and that penalty,
+    else 0 at the first laying found; -1 when there is none. One compiled function for both,
+    calling the search itself (not search.lay_contract_ws / can_lay_ws): every compiled level
+    above the search links and optimizes it again."""
+    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
+                     m1):
+        return np.int64(-1)
+    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
+                                    not optimize and info[I_GO_OUT] != 1)
+    return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
+                   smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
+                   info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO())
+
+
+@njit(cache=True, inline="always")
 def lay_of(mine, info, rem, m1, stw, out):
     """search.lay_contract on a hand (int64[53]): penalty left, or -1; melds in ``out``."""
-    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
-                     m1):
-        return -1
-    return lay_contract_ws(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS],
-                           info[I_NRUNS], info[I_MIN_RUN], info[I_MAX_MELD],
-                           info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1, info[I_GO_OUT] == 1,
-                           rem, m1, stw, out)
+    return _search_of(mine, info, rem, m1, stw, out, _TRUE())
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_lay_of(mine, info, rem, m1, stw, out):
-    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
-                     m1):
-        return False
-    return can_lay_ws(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS],
-                      info[I_MIN_RUN], info[I_MAX_MELD], info[I_ACE_LOW] == 1,
-                      info[I_DISTINCT] == 1, info[I_GO_OUT] == 1, rem, m1, stw, out)
+    return _search_of(mine, info, rem, m1, stw, out, _FALSE()) >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lays_with(mine, c, info, work, rem, m1, stw, out):
     """1 if the hand with one more card ``c`` can lay the contract, else 0."""
     if not could_join(mine, c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
@@ -294,7 +326,7 @@ def list_discards(seat, hands, legal, top):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay_keeping_top(mine, top, pen, info, work, rem, m1, stw, out):
     """The laying ``out`` (penalty ``pen``, from lay_of) must not leave only ``top`` -- the
     single top discard taken this turn, held once -- in hand: it could not be discarded. Then
@@ -368,7 +400,7 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
         emit(log, EV_SWAP, seat, m, p, c, m2, slot2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep):
     """Stock, the top discard, and (``deep``) every legal deep draw: pile[i] and every card
     above it, when pile[i] can be melded this turn -- before the contract, the laying of hand +
@@ -445,7 +477,7 @@ def _emit_cards(log, kind, arr, n, reverse):
                 log[i, 3 + j] = arr[n - 1 - off - j] if reverse else arr[off + j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
               params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
@@ -554,26 +586,27 @@ def set_deal_info(rules, d, info, public):
     public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
 
 
-@njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row, log, log_on,
-              debug, preset, smap):
-    """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
-    Returns (status, error seat, value)."""
-    (hands, stock, deck, public, private, legal, rngs, stats, params, lay_out, comp, work,
-     info, rem, m1, stw, _) = st
-    draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns = fns
+
+# ---------------------------------------------------------------- a deal, by phases
+# Each phase is inlined into play_deal, once: the source is split, the compiled deal is one
+# function (as calls over the state arrays the phases cost speed in reference counting).
+
+
+@njit(cache=True, inline="always")
+def _start_deal(seed_key, d, dealer, rules, st, log, log_on, preset):
+    """Deal ``d``'s rules, shuffle (or the preset deck), the reset and the deal itself.
+    Returns the first seat to play."""
+    hands, stock, deck, public, private, stats = (st.hands, st.stock, st.deck, st.public,
+                                                  st.private, st.stats)
+    info = st.info
     seats = rules[RU.R_PLAYERS]
     ncards = rules[RU.R_NCARDS]
     ndecks = rules[RU.R_DECKS]
     set_deal_info(rules, d, info, public)
-    nsets = info[I_NSETS]
-    nruns = info[I_NRUNS]
     each = rules[RU.R_CONTRACTS + 3 * d + 2]
-    go_out = info[I_GO_OUT] == 1
-    k_melds = nsets + nruns
     first = (dealer + 1) % seats
 
-    dr = rngs[MAX_SEATS]
+    dr = st.rngs[MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
     if preset.shape[0] == ncards and d == 0:
         for i in range(ncards):
@@ -583,9 +616,9 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
             deck[i] = i % 52 if i < 52 * ndecks else JOKER
         R.shuffle(dr, deck, ncards)
     if log_on:
-        i = emit(log, EV_DEAL, d, dealer, first, nsets, nruns, each)
+        i = emit(log, EV_DEAL, d, dealer, first, info[I_NSETS], info[I_NRUNS], each)
         if i >= 0:
-            log[i, 7] = go_out
+            log[i, 7] = info[I_GO_OUT] == 1
             log[i, 8] = ncards
         _emit_cards(log, EV_DECK, deck, ncards, False)
 
@@ -606,6 +639,7 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         private[s, V_FORCED] = -1
         private[s, V_TOP_TAKEN] = -1
         private[s, V_OFFER] = -1
+        st.maybe[s] = False
     public[P_TURN] = 0
     public[P_NMELDS] = 0
     public[V.P_RESHUFFLES] = 0
@@ -622,195 +656,199 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
     for j in range(nst):
         stock[j] = deck[ncards - 1 - j]  # stock top = deck[pos + 1] = stock[nst - 1]
     public[P_STOCK_N] = nst
-    maybe = np.zeros(MAX_SEATS, np.bool_)  # the hand might lay its contract (else: surely not)
     for s in range(seats):
-        stats[s, S_DEALT_CAN] = can_lay_of(hands[s], info, rem, m1, stw, lay_out)
-        maybe[s] = stats[s, S_DEALT_CAN] == 1
-    full = work  # expected counts for the debug check (work is reused below)
-    if debug:
-        full = np.zeros(NCODES, np.int64)
-        for i in range(ncards):
-            full[deck[i]] += 1
+        stats[s, S_DEALT_CAN] = can_lay_of(hands[s], info, st.rem, st.m1, st.stw, st.lay_out)
+        st.maybe[s] = stats[s, S_DEALT_CAN] == 1
+    return first
 
-    # ---- turns
-    seat = first
-    end = O.END_CAP
-    out_seat = -1
-    turn = 0
-    last_discarder = -1
-    max_turns = rules[RU.R_MAX_TURNS]
-    while turn < max_turns:
-        if public[P_STOCK_N] == 0:
-            pn = public[P_PILE_N]
-            if public[V.P_RESHUFFLES] >= rules[RU.R_MAX_RESHUFFLES] or pn < 2:
-                end = O.END_STALL
-                if log_on:
-                    emit(log, EV_STALL, d, turn, 0, 0, 0, 0)
-                break
-            for j in range(pn - 1):
-                stock[j] = public[P_PILE + j]
-            public[P_PILE] = public[P_PILE + pn - 1]
-            public[P_PILE_N] = 1
-            public[P_STOCK_N] = pn - 1
-            R.shuffle(dr, stock, pn - 1)
-            public[V.P_RESHUFFLES] += 1
-            if log_on:
-                emit(log, EV_RESHUFFLE, d, public[V.P_RESHUFFLES], pn - 1, 0, 0, 0)
-                _emit_cards(log, EV_STOCK, stock, pn - 1, True)
-        turn += 1
-        public[P_TURN] = turn
-        public[V.P_SEAT] = seat
-        private[seat, V_OWN_TURN] += 1
-        own = private[seat, V_OWN_TURN]
-        stats[seat, S_OWN_TURNS] = own
-        private[seat, V_FORCED] = -1
-        private[seat, V_TOP_TAKEN] = -1
-        top = -1  # the single top discard taken this turn, while it is held
-        top_n = 0  # copies of it held after taking it
-        down = public[P_DOWN + seat] == 1
+
+@njit(cache=True, inline="always")
+def _reshuffle(d, turn, rules, st, log, log_on):
+    """The stock is empty: the pile but its top card becomes the stock, shuffled. False when
+    the deal stalls instead (no reshuffle left, or nothing to shuffle)."""
+    public, stock = st.public, st.stock
+    pn = public[P_PILE_N]
+    if public[V.P_RESHUFFLES] >= rules[RU.R_MAX_RESHUFFLES] or pn < 2:
         if log_on:
-            emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
-        # -- draw
-        private[seat, V.V_TOP_LAYS] = -1
-        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
-            private[seat, V.V_TOP_LAYS] = lays_with(hands[seat], public[P_PILE + public[P_PILE_N] - 1],
-                                                    info, work, rem, m1, stw, lay_out)
-        n = list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
-                       wants_deep(sids[seat], params[seat]))
-        i = _decide(DRAW, sids, draw_fns, seat, hands, public, private, legal, params, rngs)
-        if i < 0 or i >= n:
-            return BAD_DRAW, seat, i
-        code = legal[1 + i]
-        forced = -1
-        if code == D_STOCK:
-            status, es, ev = buy_round(seat, seats, last_discarder, sids, buy_fns, hands, stock,
-                                       public, private, legal, params, rngs, stats, rules,
-                                       maybe, info, work, rem, m1, stw, lay_out, log, log_on)
-            if status != OK:
-                return status, es, ev
-            c = stock_pop(stock, public)
-            if not down and not maybe[seat] and could_join(
-                    hands[seat], c, nsets, nruns, info[I_MIN_RUN], info[I_ACE_LOW] == 1):
-                maybe[seat] = True
-            hands[seat, c] += 1
-            public[P_HAND_N + seat] += 1
-            if log_on:
-                emit(log, EV_DRAW, seat, c, 0, 0, 0, 0)
-        else:
-            idx = public[P_PILE_N] - 1 if code == D_TOP else code - D_DEEP
-            cnt = public[P_PILE_N] - idx
-            c = take_pile(seat, idx, hands, public, stats)
-            maybe[seat] = True
-            if code == D_TOP:
-                stats[seat, S_TOP] += 1
-                private[seat, V_TOP_TAKEN] = c
-                top = c
-                top_n = hands[seat, c]
-            else:
-                stats[seat, S_DEEP] += 1
-                forced = c
-            if log_on:
-                emit(log, EV_TAKE, seat, idx, cnt, c, 0, 0)
-        # -- lay the contract down
-        if not down and maybe[seat]:
-            pen = -1
-            if forced >= 0 or can_lay_of(hands[seat], info, rem, m1, stw, lay_out):
-                pen = lay_of(hands[seat], info, rem, m1, stw, lay_out)
-            maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
-            if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
-                pen = lay_keeping_top(hands[seat], top, pen, info, work, rem, m1, stw,
-                                      lay_out)
-            if pen >= 0:
-                lay = True
-                if forced < 0:
-                    private[seat, V_LAY_PEN] = pen
-                    private[seat, V_LAY_CARDS] = public[P_HAND_N + seat] - layout_cards(lay_out, k_melds)
-                    legal[0] = 2
-                    legal[1] = 0
-                    legal[2] = 1
-                    a = _decide(LAY, sids, lay_fns, seat, hands, public, private, legal, params,
-                                rngs)
-                    if a < 0 or a > 1:
-                        return BAD_LAY, seat, a
-                    lay = a == 1
-                elif debug and not layout_has(lay_out, k_melds, forced):
-                    return INVARIANT, seat, 600
-                if lay:
-                    lay_down(seat, hands, public, stats, lay_out, k_melds, log, log_on)
-                    if top >= 0 and hands[seat, top] < top_n:  # the taken card was melded
-                        top = -1
-                        private[seat, V_TOP_TAKEN] = -1
-                    public[P_DOWN + seat] = 1
-                    public[P_DOWN_TURN + seat] = turn
-                    stats[seat, S_DOWN_TURN] = own
-                    stats[seat, S_DOWN_DEAL_TURN] = turn
-                    down = True
-                    if log_on:
-                        emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
-                    forced = -1
-            elif debug and forced >= 0:
-                return INVARIANT, seat, 601
-        # -- lay off (and swap jokers) once the contract is down
-        if down and public[P_HAND_N + seat] > 0:
-            while public[P_HAND_N + seat] > 0:
-                private[seat, V_FORCED] = forced
-                n = list_layoffs(seat, hands, public, legal, forced, info, top)
-                if n == 0:
-                    if forced >= 0:
-                        return INVARIANT, seat, 602
-                    break
-                a = 0
-                if n > 1 or forced >= 0:
-                    a = _decide(LAYOFF, sids, layoff_fns, seat, hands, public, private, legal,
-                                params, rngs)
-                if a < 0 or a >= n:
-                    return BAD_LAYOFF, seat, a
-                code = legal[1 + a]
-                if code == STOP:
-                    break
-                apply_layoff(seat, code, hands, public, stats, log, log_on)
-                forced = -1
-                if top >= 0 and hands[seat, top] < top_n:  # the taken card was laid off
-                    top = -1
-                    private[seat, V_TOP_TAKEN] = -1
-            private[seat, V_FORCED] = -1
-        # -- discard, or out
-        went_out = False
-        if public[P_HAND_N + seat] == 0:
-            went_out = True
-        else:
-            n = list_discards(seat, hands, legal, top)
-            if n == 0:
-                return INVARIANT, seat, 603
-            a = 0
-            if n > 1:
-                a = _decide(DISCARD, sids, discard_fns, seat, hands, public, private, legal,
-                            params, rngs)
-            if a < 0 or a >= n:
-                return BAD_DISCARD, seat, a
-            c = legal[1 + a]
-            hands[seat, c] -= 1
-            public[P_HAND_N + seat] -= 1
-            public[P_PILE + public[P_PILE_N]] = c
-            public[P_PILE_N] += 1
-            last_discarder = seat
-            if log_on:
-                emit(log, EV_DISCARD, seat, c, 0, 0, 0, 0)
-            went_out = public[P_HAND_N + seat] == 0 and down
-        if debug:
-            bad = check_table(seats, hands, stock, public, full, comp, info)
-            if bad >= 0:
-                return INVARIANT, seat, bad
-        if went_out:
-            end = O.END_OUT
-            out_seat = seat
-            stats[seat, S_OUT_TURN] = own
-            if log_on:
-                emit(log, EV_OUT, seat, turn, own, 0, 0, 0)
-            break
-        seat = seat + 1 if seat + 1 < seats else 0
+            emit(log, EV_STALL, d, turn, 0, 0, 0, 0)
+        return False
+    for j in range(pn - 1):
+        stock[j] = public[P_PILE + j]
+    public[P_PILE] = public[P_PILE + pn - 1]
+    public[P_PILE_N] = 1
+    public[P_STOCK_N] = pn - 1
+    R.shuffle(st.rngs[MAX_SEATS], stock, pn - 1)
+    public[V.P_RESHUFFLES] += 1
+    if log_on:
+        emit(log, EV_RESHUFFLE, d, public[V.P_RESHUFFLES], pn - 1, 0, 0, 0)
+        _emit_cards(log, EV_STOCK, stock, pn - 1, True)
+    return True
 
-    # ---- score
+
+@njit(cache=True, inline="always")
+def _draw(seat, down, last_discarder, rules, fns, st, log, log_on):
+    """The draw: from the stock (after the buy round), the top discard or deep in the pile.
+    Returns (status, error seat, value, top, top_n, forced): ``top`` the single top discard
+    taken (-1: none) held ``top_n`` times, ``forced`` a card drawn deep that must be melded."""
+    hands, public, private, legal, params, rngs, stats, info = (
+        st.hands, st.public, st.private, st.legal, st.params, st.rngs, st.stats, st.info)
+    sids = st.seat_sids
+    top = -1
+    top_n = 0
+    private[seat, V.V_TOP_LAYS] = -1
+    if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
+        private[seat, V.V_TOP_LAYS] = lays_with(hands[seat], public[P_PILE + public[P_PILE_N] - 1],
+                                                info, st.work, st.rem, st.m1, st.stw, st.lay_out)
+    n = list_draws(seat, hands, public, legal, st.work, info, st.lay_out, st.rem, st.m1, st.stw,
+                   down, wants_deep(sids[seat], params[seat]))
+    i = _decide(DRAW, sids, fns[0], seat, hands, public, private, legal, params, rngs)
+    if i < 0 or i >= n:
+        return BAD_DRAW, seat, i, top, top_n, -1
+    code = legal[1 + i]
+    forced = -1
+    if code == D_STOCK:
+        status, es, ev = buy_round(seat, rules[RU.R_PLAYERS], last_discarder, sids, fns[1],
+                                   hands, st.stock, public, private, legal, params, rngs, stats,
+                                   rules, st.maybe, info, st.work, st.rem, st.m1, st.stw,
+                                   st.lay_out, log, log_on)
+        if status != OK:
+            return status, es, ev, top, top_n, forced
+        c = stock_pop(st.stock, public)
+        if not down and not st.maybe[seat] and could_join(
+                hands[seat], c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+                info[I_ACE_LOW] == 1):
+            st.maybe[seat] = True
+        hands[seat, c] += 1
+        public[P_HAND_N + seat] += 1
+        if log_on:
+            emit(log, EV_DRAW, seat, c, 0, 0, 0, 0)
+    else:
+        idx = public[P_PILE_N] - 1 if code == D_TOP else code - D_DEEP
+        cnt = public[P_PILE_N] - idx
+        c = take_pile(seat, idx, hands, public, stats)
+        st.maybe[seat] = True
+        if code == D_TOP:
+            stats[seat, S_TOP] += 1
+            private[seat, V_TOP_TAKEN] = c
+            top = c
+            top_n = hands[seat, c]
+        else:
+            stats[seat, S_DEEP] += 1
+            forced = c
+        if log_on:
+            emit(log, EV_TAKE, seat, idx, cnt, c, 0, 0)
+    return OK, 0, 0, top, top_n, forced
+
+
+@njit(cache=True, inline="always")
+def _lay(seat, turn, own, top, top_n, forced, fns, st, log, log_on, debug):
+    """Lay the contract down, if the hand can (the strategy decides, unless a deep draw
+    forces it). Returns (status, error seat, value, top, forced, down)."""
+    hands, public, private, legal, stats, info, lay_out = (
+        st.hands, st.public, st.private, st.legal, st.stats, st.info, st.lay_out)
+    k_melds = info[I_NSETS] + info[I_NRUNS]
+    down = False
+    pen = -1
+    if forced >= 0 or can_lay_of(hands[seat], info, st.rem, st.m1, st.stw, lay_out):
+        pen = lay_of(hands[seat], info, st.rem, st.m1, st.stw, lay_out)
+    st.maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
+    if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
+        pen = lay_keeping_top(hands[seat], top, pen, info, st.work, st.rem, st.m1, st.stw,
+                              lay_out)
+    if pen >= 0:
+        lay = True
+        if forced < 0:
+            private[seat, V_LAY_PEN] = pen
+            private[seat, V_LAY_CARDS] = public[P_HAND_N + seat] - layout_cards(lay_out, k_melds)
+            legal[0] = 2
+            legal[1] = 0
+            legal[2] = 1
+            a = _decide(LAY, st.seat_sids, fns[2], seat, hands, public, private, legal,
+                        st.params, st.rngs)
+            if a < 0 or a > 1:
+                return BAD_LAY, seat, a, top, forced, down
+            lay = a == 1
+        elif debug and not layout_has(lay_out, k_melds, forced):
+            return INVARIANT, seat, 600, top, forced, down
+        if lay:
+            lay_down(seat, hands, public, stats, lay_out, k_melds, log, log_on)
+            if top >= 0 and hands[seat, top] < top_n:  # the taken card was melded
+                top = -1
+                private[seat, V_TOP_TAKEN] = -1
+            public[P_DOWN + seat] = 1
+            public[P_DOWN_TURN + seat] = turn
+            stats[seat, S_DOWN_TURN] = own
+            stats[seat, S_DOWN_DEAL_TURN] = turn
+            down = True
+            if log_on:
+                emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
+            forced = -1
+    elif debug and forced >= 0:
+        return INVARIANT, seat, 601, top, forced, down
+    return OK, 0, 0, top, forced, down
+
+
+@njit(cache=True, inline="always")
+def _lay_offs(seat, top, top_n, forced, fns, st, log, log_on):
+    """Lay off (and swap jokers) until the strategy stops or the hand is empty; a card drawn
+    deep (``forced``) first. Returns (status, error seat, value, top)."""
+    hands, public, private, legal = st.hands, st.public, st.private, st.legal
+    while public[P_HAND_N + seat] > 0:
+        private[seat, V_FORCED] = forced
+        n = list_layoffs(seat, hands, public, legal, forced, st.info, top)
+        if n == 0:
+            if forced >= 0:
+                return INVARIANT, seat, 602, top
+            break
+        a = 0
+        if n > 1 or forced >= 0:
+            a = _decide(LAYOFF, st.seat_sids, fns[3], seat, hands, public, private, legal,
+                        st.params, st.rngs)
+        if a < 0 or a >= n:
+            return BAD_LAYOFF, seat, a, top
+        code = legal[1 + a]
+        if code == STOP:
+            break
+        apply_layoff(seat, code, hands, public, st.stats, log, log_on)
+        forced = -1
+        if top >= 0 and hands[seat, top] < top_n:  # the taken card was laid off
+            top = -1
+            private[seat, V_TOP_TAKEN] = -1
+    private[seat, V_FORCED] = -1
+    return OK, 0, 0, top
+
+
+@njit(cache=True, inline="always")
+def _discard(seat, down, top, fns, st, log, log_on):
+    """Discard one card (never the top discard taken this turn), unless the hand is empty.
+    Returns (status, error seat, value, discarded, went out)."""
+    hands, public, legal = st.hands, st.public, st.legal
+    if public[P_HAND_N + seat] == 0:
+        return OK, 0, 0, False, True
+    n = list_discards(seat, hands, legal, top)
+    if n == 0:
+        return INVARIANT, seat, 603, False, False
+    a = 0
+    if n > 1:
+        a = _decide(DISCARD, st.seat_sids, fns[4], seat, hands, public, st.private, legal,
+                    st.params, st.rngs)
+    if a < 0 or a >= n:
+        return BAD_DISCARD, seat, a, False, False
+    c = legal[1 + a]
+    hands[seat, c] -= 1
+    public[P_HAND_N + seat] -= 1
+    public[P_PILE + public[P_PILE_N]] = c
+    public[P_PILE_N] += 1
+    if log_on:
+        emit(log, EV_DISCARD, seat, c, 0, 0, 0, 0)
+    return OK, 0, 0, True, public[P_HAND_N + seat] == 0 and down
+
+
+@njit(cache=True, inline="always")
+def _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log, log_on):
+    """Penalty points of the hands left, and the deal's row of each seat."""
+    hands, public, stats, totals = st.hands, st.public, st.stats, st.totals
+    seats = rules[RU.R_PLAYERS]
     if log_on:
         emit(log, EV_DEAL_END, d, end, turn, out_seat, public[V.P_RESHUFFLES], 0)
     for s in range(seats):
@@ -820,12 +858,12 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         r[O.D_DEAL] = d
         r[O.D_SEAT] = s
         r[O.D_PLAYERS] = seats
-        r[O.D_DECKS] = ndecks
+        r[O.D_DECKS] = rules[RU.R_DECKS]
         r[O.D_JOKERS] = rules[RU.R_JOKERS]
-        r[O.D_SETS] = nsets
-        r[O.D_RUNS] = nruns
-        r[O.D_DEALT] = each
-        r[O.D_ALL_AT_ONCE] = go_out
+        r[O.D_SETS] = st.info[I_NSETS]
+        r[O.D_RUNS] = st.info[I_NRUNS]
+        r[O.D_DEALT] = rules[RU.R_CONTRACTS + 3 * d + 2]
+        r[O.D_ALL_AT_ONCE] = st.info[I_GO_OUT]
         r[O.D_DEALER] = dealer
         r[O.D_FIRST] = first
         r[O.D_ORDER] = (s - first + seats) % seats
@@ -850,9 +888,77 @@ def play_deal(seed_key, d, dealer, rules, sids, fns, st, totals, deal_cols, row,
         r[O.D_BUYS] = stats[s, S_BUYS]
         r[O.D_LAY_OFFS] = stats[s, S_LAYOFFS]
         r[O.D_SWAPS] = stats[s, S_SWAPS]
-        r[O.D_STRATEGY] = smap[s]
+        r[O.D_STRATEGY] = st.smap[s]
         if log_on:
             emit(log, EV_SCORE, d, s, pen, totals[s], public[P_HAND_N + s], hands[s, JOKER])
+
+
+@njit(cache=True)
+def play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on, debug, preset):
+    """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
+    Returns (status, error seat, value)."""
+    public, private, stats = st.public, st.private, st.stats
+    seats = rules[RU.R_PLAYERS]
+    first = _start_deal(seed_key, d, dealer, rules, st, log, log_on, preset)
+    full = st.work  # expected counts for the debug check (work is reused below)
+    if debug:
+        full = np.zeros(NCODES, np.int64)
+        for i in range(rules[RU.R_NCARDS]):
+            full[st.deck[i]] += 1
+
+    # ---- turns
+    seat = first
+    end = O.END_CAP
+    out_seat = -1
+    turn = 0
+    last_discarder = -1
+    max_turns = rules[RU.R_MAX_TURNS]
+    while turn < max_turns:
+        if public[P_STOCK_N] == 0 and not _reshuffle(d, turn, rules, st, log, log_on):
+            end = O.END_STALL
+            break
+        turn += 1
+        public[P_TURN] = turn
+        public[V.P_SEAT] = seat
+        private[seat, V_OWN_TURN] += 1
+        own = private[seat, V_OWN_TURN]
+        stats[seat, S_OWN_TURNS] = own
+        private[seat, V_FORCED] = -1
+        private[seat, V_TOP_TAKEN] = -1
+        down = public[P_DOWN + seat] == 1
+        if log_on:
+            emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
+        status, es, ev, top, top_n, forced = _draw(seat, down, last_discarder, rules, fns, st,
+                                                   log, log_on)
+        if status != OK:
+            return status, es, ev
+        if not down and st.maybe[seat]:
+            status, es, ev, top, forced, down = _lay(seat, turn, own, top, top_n, forced, fns,
+                                                     st, log, log_on, debug)
+            if status != OK:
+                return status, es, ev
+        if down and public[P_HAND_N + seat] > 0:
+            status, es, ev, top = _lay_offs(seat, top, top_n, forced, fns, st, log, log_on)
+            if status != OK:
+                return status, es, ev
+        status, es, ev, discarded, went_out = _discard(seat, down, top, fns, st, log, log_on)
+        if status != OK:
+            return status, es, ev
+        if discarded:
+            last_discarder = seat
+        if debug:
+            bad = check_table(seats, st.hands, st.stock, public, full, st.comp, st.info)
+            if bad >= 0:
+                return INVARIANT, seat, bad
+        if went_out:
+            end = O.END_OUT
+            out_seat = seat
+            stats[seat, S_OUT_TURN] = own
+            if log_on:
+                emit(log, EV_OUT, seat, turn, own, 0, 0, 0)
+            break
+        seat = seat + 1 if seat + 1 < seats else 0
+    _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log, log_on)
     return OK, 0, 0
 
 
@@ -863,23 +969,32 @@ def board_of(game_index, rot_k):
     return game_index // rot_k if rot_k > 0 else game_index
 
 
-@njit(cache=True)
-def play_game(seed_key, game_index, rules, sids, fns, run_params, st, deal_cols, row, row_end,
-              game_row, totals, log, log_on, debug, preset, rot_k, smap):
-    """Play game ``game_index``: its deal rows (one per seat) go to deal_cols[:, row:row_end].
-    Seat s is played by strategy smap[s] = (s + rotation) % players (rotation = game_index %
-    rot_k with duplicate seating, else 0). Returns (status, rows written, error seat, value)."""
+Ctx = namedtuple("Ctx", (
+    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
+    "rules", "sids", "params", "rot_k"))
+CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
+                        types.float64[:, ::1], types.int64), Ctx)
+FNS5 = types.Tuple((FNS, FNS, FNS, FNS, FNS))  # draw, buy, lay, layoff, discard
+
+
+def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
+              preset):
+    """Play game ``game_index`` for the engine (simulator.engine): its deal rows (one per seat)
+    go to deal_cols[:, row:row_end]. Seat s is played by strategy st.smap[s] = (s + rotation)
+    % players (rotation = game_index % rot_k with duplicate seating, else 0). Returns (status,
+    rows written); on an error ``err`` = (seat, strategy slot of the seat, value). Contract
+    Rummy has no deals mode (ctx.deals_mode is False). Written here rather than called: each
+    compiled level over play_deal optimizes it again."""
+    rules, sids, run_params, rot_k = ctx.rules, ctx.sids, ctx.params, ctx.rot_k
+    seed_key = R.game_key(ctx.seed, board_of(game_index, rot_k))
     seats = rules[RU.R_PLAYERS]
-    public = st[3]
-    private = st[4]
-    rngs = st[6]
-    params = st[8]
-    seat_sids = st[16]
+    public, private, rngs, params = st.public, st.private, st.rngs, st.params
+    smap, totals = st.smap, st.totals
     rot = game_index % rot_k if rot_k > 0 else 0
     for s in range(MAX_SEATS):
         t = (s + rot) % seats if s < seats else s
         smap[s] = t
-        seat_sids[s] = sids[t] if sids[t] >= 0 else -1 - t
+        st.seat_sids[s] = sids[t] if sids[t] >= 0 else -1 - t
         for j in range(params.shape[1]):
             params[s, j] = run_params[t, j]
     public[V.P_PLAYERS] = seats
@@ -898,15 +1013,16 @@ def play_game(seed_key, game_index, rules, sids, fns, run_params, st, deal_cols,
     written = 0
     for d in range(ndeals):
         if row + seats > row_end:
-            return ROWS_FULL, written, 0, 0
-        status, es, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, seat_sids, fns,
-                                   st, totals, deal_cols, row, log, log_on, debug, preset, smap)
+            return ROWS_FULL, written
+        status, es, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, fns, st,
+                                   deal_cols, row, log, log_on, debug, preset)
         if status != OK:
-            return status, written, es, ev
+            err[0] = es
+            err[1] = smap[es] if 0 <= es < MAX_SEATS else es
+            err[2] = ev
+            return status, written
         if log_on and log[0, 1] != 0:
-            return LOG_FULL, written, 0, 0
-        for s in range(seats):
-            deal_cols[O.D_GAME, row + s] = 0
+            return LOG_FULL, written
         capped += deal_cols[O.D_END, row] == O.END_CAP
         stalled += deal_cols[O.D_END, row] == O.END_STALL
         row += seats
@@ -937,82 +1053,7 @@ def play_game(seed_key, game_index, rules, sids, fns, run_params, st, deal_cols,
         if i >= 0:
             for s in range(seats):
                 log[i, 7 + s] = totals[s]
-    return OK, written, 0, 0
+    return OK, written
 
 
-FNS5 = types.Tuple((FNS, FNS, FNS, FNS, FNS))
-
-_BLOCK_SIG = types.void(
-    types.uint64, types.int64[::1], types.boolean, types.int64[::1], FNS, FNS, FNS, FNS, FNS,
-    types.float64[:, ::1], types.int64, types.int64[::1], types.int64[::1], types.int64[::1],
-    types.int64[::1], types.int32[:, ::1], types.int64[::1], types.int32[:, ::1],
-    types.int64[::1], types.int64[:, ::1],
-)
-
-
-@njit(_BLOCK_SIG, cache=True, parallel=True)
-def run_blocks(seed, rules, debug, sids, draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns,
-               params, rot_k, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows,
-               stopped, errs):
-    """Play games starts[b]..ends[b]-1 for every block b in parallel (the contract of the
-    other games' kernels). errs[b] = (kind, game, seat, strategy of the seat, value) of the
-    first error."""
-    nb = starts.shape[0]
-    g0 = starts[0]
-    log = np.zeros((1, LOG_W), np.int32)
-    no_preset = np.zeros(0, np.int32)
-    for b in prange(nb):
-        owners, st = new_state(params.shape[1])
-        fns = (draw_fns, buy_fns, lay_fns, layoff_fns, discard_fns)
-        totals = np.zeros(MAX_SEATS, np.int64)
-        smap = np.zeros(MAX_SEATS, np.int64)
-        row = row_starts[b]
-        row_end = row_ends[b]
-        stopped[b] = -1
-        for g in range(starts[b], ends[b]):
-            key = R.game_key(seed, board_of(g, rot_k))
-            status, nd, es, ev = play_game(key, g, rules, sids, fns, params, st, deal_cols, row,
-                                           row_end, game_rows[g - g0], totals, log, False,
-                                           debug, no_preset, rot_k, smap)
-            if status == ROWS_FULL:
-                stopped[b] = g
-                break
-            if status != OK:
-                errs[b, 0] = status
-                errs[b, 1] = g
-                errs[b, 2] = es
-                errs[b, 3] = smap[es] if 0 <= es < MAX_SEATS else es  # the seat's strategy
-                errs[b, 4] = ev
-                stopped[b] = g
-                break
-            for k in range(nd):
-                deal_cols[O.D_GAME, row + k] = g - g0
-            row += nd
-        deal_n[b] = row - row_starts[b]
-        keep_alive(owners)
-
-
-_REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1],
-                           types.int64[::1]))(
-    types.uint64, types.int64, types.int64[::1], types.int64[::1], FNS5,
-    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int32[::1], types.int64,
-)
-
-
-@njit(_REPLAY_SIG, cache=True)
-def replay_game(seed, game_index, rules, sids, fns, params, log, debug, preset, rot_k):
-    """One game with the event log on (the same play_game as the batch kernel). Returns
-    (status, deal rows, game row, error detail (seat, strategy of the seat, value))."""
-    owners, st = new_state(params.shape[1])
-    smap = np.zeros(MAX_SEATS, np.int64)
-    nrows = rules[RU.R_DEALS] * MAX_SEATS
-    deal_cols = np.zeros((O.D_NCOLS, nrows), np.int32)
-    game_row = np.zeros(O.G_NCOLS, np.int32)
-    totals = np.zeros(MAX_SEATS, np.int64)
-    key = R.game_key(seed, board_of(game_index, rot_k))
-    status, nd, es, ev = play_game(key, game_index, rules, sids, fns, params, st, deal_cols, 0,
-                                   nrows, game_row, totals, log, True, debug, preset, rot_k,
-                                   smap)
-    keep_alive(owners)
-    err = np.array([es, smap[es] if 0 <= es < MAX_SEATS else es, ev], np.int64)
-    return status, deal_cols[:, :nd].copy(), game_row, err
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS5, np.int32, LOG_W)

@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_call as logged_game
+from simulator.replaylog import logged_game
 from simulator.cards import SUITS, name as card_name
 from simulator.games.contract_rummy import kernel as K
 from simulator.games.contract_rummy.outcomes import END_NAMES
@@ -56,12 +56,10 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
     rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
-    rules_arr, sids, fns, params_p, _ = game.prepare(rules, defs, params, rotations=rot_k)
-    preset = np.zeros(0, np.int32) if preset_deck is None else np.asarray(preset_deck, np.int32)
-    log, deal_cols, game_row = logged_game(
-        lambda log: K.replay_game(np.uint64(seed), game_index, rules_arr, sids, fns, params_p,
-                                  log, debug, preset, rot_k),
-        K, game, game_index, described)
+    ctx, fns = game.prepare(rules, defs, params, rotations=rot_k)
+    ctx = ctx._replace(seed=np.uint64(seed))
+    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
+                                           preset_deck, cap=game.expected_deals(rules))
     events = decode(log, seed, game_index, rules, described)
     deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
     return events, deals, game_row

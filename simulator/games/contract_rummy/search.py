@@ -425,7 +425,8 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
     return best
 
 
-@njit(cache=True)
+# one compiled version for every caller (they pass literal and computed flags)
+@njit("UniTuple(int64, 4)(int64, int64, boolean)", cache=True)
 def _sizes(max_meld, min_run, exact):
     """(smin, smax, rmin, rmax): meld sizes the search tries."""
     smax = 4
@@ -479,12 +480,15 @@ def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_dis
                    runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO()) >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_lay(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct, go_out):
-    """Whether the hand can lay the contract (stops at the first laying found)."""
+    """Whether the hand can lay the contract (stops at the first laying found). Inlined, and
+    the search itself rather than can_lay_ws: each compiled level above the search (here
+    between it and view.would_lay) links and optimizes it again."""
     rem, m1, st, out = _work(n_sets, n_runs)
-    return can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distinct,
-                      go_out, rem, m1, st, out)
+    smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
+    return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
+                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO()) >= 0
 
 
 @njit(cache=True)

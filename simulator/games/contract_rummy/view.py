@@ -222,9 +222,10 @@ def could_join(mine, c, nsets, nruns, min_run, ace_low):
 @njit(cache=True)
 def would_lay(mine, public, c):
     """Could the hand lay this deal's contract with one more card ``c``? (Public rules only.)"""
-    nsets = public[P_NSETS]
-    nruns = public[P_NRUNS]
-    min_run = public[P_MIN_RUN]
+    # int64, as the kernel passes them: the search is then compiled once, not again for int32
+    nsets = np.int64(public[P_NSETS])
+    nruns = np.int64(public[P_NRUNS])
+    min_run = np.int64(public[P_MIN_RUN])
     ace_low = public[P_ACE_LOW] == 1
     if not could_join(mine, c, nsets, nruns, min_run, ace_low):
         return False
@@ -232,8 +233,9 @@ def would_lay(mine, public, c):
     h[c] += 1
     if not could_lay(h, nsets, nruns, min_run, ace_low, np.empty(4, np.int64)):
         return False
-    return can_lay(h[:52].reshape((4, 13)), h[JOKER], nsets, nruns, min_run, public[P_MAX_MELD],
-                   ace_low, public[P_RUNS_DISTINCT] == 1, public[P_ALL_AT_ONCE] == 1)
+    return can_lay(h[:52].reshape((4, 13)), h[JOKER], nsets, nruns, min_run,
+                   np.int64(public[P_MAX_MELD]), ace_low, public[P_RUNS_DISTINCT] == 1,
+                   public[P_ALL_AT_ONCE] == 1)
 
 
 @njit(cache=True, inline="always")

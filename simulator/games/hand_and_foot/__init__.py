@@ -49,25 +49,14 @@ class HandAndFoot(GameAdapter):
     def default_chunk(self, deals_mode: bool) -> int:
         return 20_000
 
-    def prepare(self, rules: dict, defs, params):
+    def prepare(self, rules: dict, defs, params, rotations: int = 0):
+        """The kernel's (Ctx, fns); seats are fixed, so ``rotations`` is always 0."""
+        from simulator.games.hand_and_foot.kernel import Ctx
+
         from strategies.hand_and_foot import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
-        return to_array(rules), sids, fns, padded
-
-    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
-                   scratch=None):
-        from simulator.games.hand_and_foot.kernel import run_blocks
-
-        rules_arr, sids, fns, params = ctx
-        out = deal_cols, deal_n, game_rows, stopped, errs = self.row_buffers(
-            scratch, starts, ends, row_ends, int(ends[-1] - starts[0]))
-        run_blocks(np.uint64(seed), rules_arr, bool(debug), sids, *fns, params, starts, ends,
-                   row_starts.astype(np.int64), row_ends.astype(np.int64), deal_cols, deal_n,
-                   game_rows, stopped, errs)
-        return out
-
-
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded), fns
 
     def finish_games(self, games):
         return games.with_columns(

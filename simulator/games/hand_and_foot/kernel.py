@@ -1,18 +1,27 @@
 """Hand and Foot kernel: deal, turns (draw, meld, feet, going out, discard) and scoring, in Numba.
 
-``play_game`` is the one place a game is played; ``run_blocks`` runs it over blocks of game
-indices in parallel and writes int32 columns (one row per deal and team); the replay calls it
-for one game with the event log on. State is counts per card kind (view.KIND_OF) for hands,
-feet, melds and the pile; the stock keeps card codes so a replay can name every card.
+``_play_one`` plays one game for the shared engine (simulator.engine), whose block loop runs
+it over blocks of game indices on a few threads and whose replay plays one game with the event
+log on; deal rows are int32 columns (one row per deal and team). It is the game's one compiled
+function holding the play: the deal and turn loops call phases (``_setup``, ``_deal``,
+``_draw``, ``_meld``, ``_discard``, ``_check_cards``, ``_score``, ``_game_row``), each an
+``inline="always"`` function called exactly once, so the source is split but the code inlined
+once (as calls, every array they take costs reference counting; a called ``play_deal`` had
+its code optimised by LLVM twice, once more inside its caller). State is counts per card kind
+(view.KIND_OF) for hands, feet, melds and the pile; the stock keeps card codes so a replay can
+name every card.
 Randomness: the shuffle (and upcard burials) of deal ``d`` come from sub-stream (g, DEAL, d),
 each seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
 """
+from collections import namedtuple
+
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.cards import RANKS, deck as _deck
-from simulator.nrt import borrow, keep_alive
+from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from simulator.nrt import borrow
 from simulator.tables import emit
 from simulator.games.hand_and_foot import outcomes as O
 from simulator.games.hand_and_foot import rules as RU
@@ -30,9 +39,8 @@ from strategies.hand_and_foot import builtin_decision
 MAX_CARDS = 54 * 12
 FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks
 
-# kernel status codes (also the error kinds reported to Python)
-OK, ROWS_FULL, BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT, INVARIANT, LOG_FULL = range(9)
-BAD_OF = (BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT)
+# illegal answers, in the order of the adapter's decision_errors (engine statuses BAD + i)
+BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT = range(BAD, BAD + 5)
 
 # replay event kinds; each event is a row of LOG_W int32: kind, then fields
 (EV_GAME, EV_DEAL, EV_DECK, EV_UPCARD, EV_RED3, EV_DRAW, EV_PILE, EV_MELD, EV_FOOT, EV_ASK,
@@ -42,37 +50,53 @@ LOG_W = 20
 R3_DEALT, R3_STOCK, R3_FOOT, R3_PILE = range(4)
 
 FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
+FNS5 = types.UniTuple(FNS, 5)  # draw, meld, discard, ask, grant (view.DECISIONS)
 
 # per-team statistics kept during a deal (stats[team, S_*])
 (S_INIT_TURN, S_INIT_POINTS, S_INIT_SOURCE, S_PILE_TAKES, S_WENT_OUT) = range(5)
 S_W = 8
+SC_W = 14  # score_team parts
+
+# The scratch arrays of one game, by name. Kernels get the unowned views (see _new_state).
+State = namedtuple("State", (
+    "hands",    # int16 (seat, kind): cards in hand by kind
+    "feet",     # int16 (seat, kind): the feet not yet picked up
+    "deck",     # int8: shuffled card codes; the stock is deck[ncards - stock_n:ncards]
+    "pile",     # int8: the discard pile as kinds, top at pile[n - 1]
+    "public",   # int32: the public record (view.P_*, team blocks)
+    "private",  # int32 (seat, view.V_LEN): what only a seat knows
+    "legal",    # int16: the legal list handed to a decision
+    "rngs",     # uint64 (seat + 1, 2): one stream per seat, then the deal's
+    "tbl",      # int16 (team, kind): cards on the table per team
+    "stats",    # int32 (team, S_W): per-team statistics of the deal (S_*)
+    "params",   # float64 (team, params): strategy parameters (copied from the Ctx)
+    "work",     # int16 per kind: counting cards for reach()
+    "started",  # int8 per meld target: melds started this turn (one-action rule)
+    "snap",     # int32: what a cancelled initial meld restores (_save)
+    "totals",   # int64 per team: the game's running totals
+    "parts",    # int64 SC_W: one team's score parts (score_team)
+))
 
 
-@njit(cache=True)
-def new_state(nparams):
-    """Scratch arrays for one game, allocated once per block of games. Returns (owners, state):
-    ``state`` holds unowned views (simulator.nrt.borrow) of the arrays in ``owners``."""
-    hands = np.zeros((V.MAX_SEATS, NK), np.int16)
-    feet = np.zeros((V.MAX_SEATS, NK), np.int16)
-    deck = np.zeros(MAX_CARDS, np.int8)  # shuffled codes; the stock is deck[top:ncards]
-    pile = np.zeros(MAX_CARDS, np.int8)  # kinds, top at pile[n - 1]
-    public = np.zeros(V.P_LEN, np.int32)
-    private = np.zeros((V.MAX_SEATS, V.V_LEN), np.int32)
-    legal = np.zeros(V.LEGAL_LEN, np.int16)
-    rngs = np.zeros((V.MAX_SEATS + 1, 2), np.uint64)
-    tbl = np.zeros((V.MAX_TEAMS, NK), np.int16)  # cards on the table per team, by kind
-    stats = np.zeros((V.MAX_TEAMS, S_W), np.int32)
-    params = np.zeros((V.MAX_TEAMS, nparams), np.float64)
-    work = np.zeros(NK, np.int16)  # counting cards for reach()
-    started = np.zeros(V.N_TARGETS, np.int8)  # melds started this turn (one-action rule)
-    snap = np.zeros(V.TEAM_W + 3 * NK + 1, np.int32)  # a cancelled initial meld goes back
-    owners = (hands, feet, deck, pile, public, private, legal, rngs, tbl, stats, params, work,
-              started, snap)
-    state = (borrow(hands), borrow(feet), borrow(deck), borrow(pile), borrow(public),
-             borrow(private), borrow(legal), borrow(rngs), borrow(tbl), borrow(stats),
-             borrow(params), borrow(work), borrow(started), borrow(snap))
-    return owners, state
-
+def _new_state(ctx):
+    """Scratch arrays for one game, allocated once per block of games. Returns (owners,
+    state): ``state`` holds unowned views (simulator.nrt.borrow) of the arrays in ``owners``,
+    which the caller keeps alive while it plays."""
+    o = State(
+        np.zeros((V.MAX_SEATS, NK), np.int16), np.zeros((V.MAX_SEATS, NK), np.int16),
+        np.zeros(MAX_CARDS, np.int8), np.zeros(MAX_CARDS, np.int8),
+        np.zeros(V.P_LEN, np.int32), np.zeros((V.MAX_SEATS, V.V_LEN), np.int32),
+        np.zeros(V.LEGAL_LEN, np.int16), np.zeros((V.MAX_SEATS + 1, 2), np.uint64),
+        np.zeros((V.MAX_TEAMS, NK), np.int16), np.zeros((V.MAX_TEAMS, S_W), np.int32),
+        ctx.params.copy(), np.zeros(NK, np.int16), np.zeros(V.N_TARGETS, np.int8),
+        np.zeros(V.TEAM_W + 3 * NK + 1, np.int32), np.zeros(V.MAX_TEAMS, np.int64),
+        np.zeros(SC_W, np.int64))
+    st = State(
+        borrow(o.hands), borrow(o.feet), borrow(o.deck), borrow(o.pile), borrow(o.public),
+        borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.tbl), borrow(o.stats),
+        borrow(o.params), borrow(o.work), borrow(o.started), borrow(o.snap), borrow(o.totals),
+        borrow(o.parts))
+    return o, st
 
 @njit(cache=True, inline="always")
 def _decide(kind, sids, fns, team, seat, hands, public, private, legal, params, rngs):
@@ -553,7 +577,6 @@ def _hand_points(hands, seat):
     return t
 
 
-SC_W = 14  # score_team parts
 
 
 @njit(cache=True)
@@ -597,21 +620,18 @@ def score_team(t, seats, hands, feet, public, stats, rules, parts):
     parts[13] = feet_picked
 
 
-@njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
-              grant_fns, st, totals, deal_cols, row, log, log_on, debug, preset):
-    """Deal, play and score one deal; team t's row is column ``row + t`` of deal_cols.
-    Returns (status, error seat, error team, value)."""
-    hands, feet, deck, pile, public, private, legal, rngs, tbl, stats, params, work, started, snap = st
+
+@njit(cache=True, inline="always")
+def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_on):
+    """Shuffle (or take the preset deck), reset the deal's state, deal hands and feet, turn
+    the upcard (burying threes and jokers) and lay the dealt red threes."""
+    hands, feet, deck, pile, public, private = (st.hands, st.feet, st.deck, st.pile, st.public,
+                                                st.private)
+    tbl, stats = st.tbl, st.stats
     seats = rules[RU.R_PLAYERS]
-    nteams = public[V.P_NTEAMS]
     hsize = rules[RU.R_HAND]
     fsize = rules[RU.R_FOOT]
-    ncards = 54 * rules[RU.R_DECKS]
-    need = rules[RU.R_MIN_MELD + d]
-    first = dealer if rules[RU.R_FIRST_IS_DEALER] else (dealer + 1) % seats
-
-    dr = rngs[V.MAX_SEATS]
+    dr = st.rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
     if preset.shape[0] == ncards and d == 0:
         for i in range(ncards):
@@ -698,227 +718,226 @@ def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns,
         _lay_held_red3(s, public[P_TEAM_OF + s], R3_DEALT, hands, public, tbl, deck, ncards,
                        log, log_on)
 
-    # ---- turns
-    seat = first
-    end = O.END_CAP
-    out_seat = -1
-    out_turn = -1
-    turn = 0
-    max_turns = rules[RU.R_MAX_TURNS]
-    draw_count = rules[RU.R_DRAW]
-    while turn < max_turns:
-        turn += 1
-        public[P_TURN] = turn
-        public[V.P_SEAT] = seat
-        team = public[P_TEAM_OF + seat]
-        tb = team_base(team)
-        private[seat, V_STAGED] = 0
-        private[seat, V_PILE_TAKEN] = 0
-        private[seat, V_PERMISSION] = -1
-        for k in range(NK):
-            private[seat, V_EXTRA + k] = 0
-        for i in range(V.N_TARGETS):
-            started[i] = 0
-        if log_on:
-            emit(log, EV_TURN, seat, turn, 0, 0, 0, 0)
-        preinit = public[tb + T_MELDED] == 0
-        private[seat, V_REACH] = -1
-        # -- draw
-        pile_ok = _pile_ok(seat, team, hands, public, private, rules, pile, work)
-        take = False
-        if pile_ok:
-            legal[0] = 2
-            legal[1] = 0
-            legal[2] = 1
-            i = _decide(DRAW, sids, draw_fns, team, seat, hands, public, private, legal, params,
-                        rngs)
-            if i < 0 or i > 1:
-                return BAD_DRAW, seat, team, i
-            take = i == 1
-        if not take and public[P_STOCK_N] == 0:
-            end = O.END_STOCK  # this turn's player cannot or will not take the pile
-            break
-        pile_turn = take
-        mode = 0  # one_meld_action_per_turn: 1 started melds, 2 added to older ones
-        if take:
-            tgt = pile[public[P_PILE_N] - 1]
-            tgt = WILD_T if (tgt == TWO or tgt == JOKER) else tgt
-            b = tb + T_MELDS + 3 * tgt
-            if public[b] + public[b + 1] + public[b + 2] == 0:
-                mode = 1
-                started[tgt] = 1
-            else:
-                mode = 2
-            counted = _take_pile(seat, team, hands, public, private, tbl, pile, rules, deck,
-                                 ncards, log, log_on)
-            if preinit:
-                _save(public, hands, private, tbl, seat, team, snap)
-            private[seat, V_STAGED] = counted
-            private[seat, V_PILE_TAKEN] = 1
-            stats[team, S_PILE_TAKES] += 1
-            if public[P_HAND_N + seat] == 0 and public[P_IN_FOOT + seat] == 0:
-                _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck, ncards,
-                              log, log_on)
+
+@njit(cache=True, inline="always")
+def _draw(st, rules, sids, draw_fns, seat, team, preinit, ncards, log, log_on):
+    """The turn's draw: the pile when it may be and the strategy takes it (its top melded at
+    once), else the stock. Returns (status, value, taken: 1 pile, 0 stock, -1 neither (the
+    stock is empty), meld mode of one_meld_action_per_turn)."""
+    hands, public, private, pile, tbl = st.hands, st.public, st.private, st.pile, st.tbl
+    take = False
+    if _pile_ok(seat, team, hands, public, private, rules, pile, st.work):
+        legal = st.legal
+        legal[0] = 2
+        legal[1] = 0
+        legal[2] = 1
+        i = _decide(DRAW, sids, draw_fns, team, seat, hands, public, private, legal, st.params,
+                    st.rngs)
+        if i < 0 or i > 1:
+            return BAD_DRAW, i, -1, 0
+        take = i == 1
+    if not take and public[P_STOCK_N] == 0:
+        return OK, 0, -1, 0  # this turn's player cannot or will not take the pile
+    mode = 0  # one_meld_action_per_turn: 1 started melds, 2 added to older ones
+    if take:
+        tgt = pile[public[P_PILE_N] - 1]
+        tgt = WILD_T if (tgt == TWO or tgt == JOKER) else tgt
+        b = team_base(team) + T_MELDS + 3 * tgt
+        if public[b] + public[b + 1] + public[b + 2] == 0:
+            mode = 1
+            st.started[tgt] = 1
         else:
-            _draw_stock(seat, team, draw_count, hands, public, tbl, deck, ncards, log, log_on)
-            if preinit:
-                _save(public, hands, private, tbl, seat, team, snap)
-        # -- meld
-        went_out = False
-        while True:
-            reach_now = 0
-            if preinit and (private[seat, V_STAGED] < need or private[seat, V_STAGED] == 0):
-                _counting(seat, hands, private, work)
-                reach_now = reach(work, public, team)
-                private[seat, V_REACH] = reach_now
+            mode = 2
+        counted = _take_pile(seat, team, hands, public, private, tbl, pile, rules, st.deck,
+                             ncards, log, log_on)
+        if preinit:
+            _save(public, hands, private, tbl, seat, team, st.snap)
+        private[seat, V_STAGED] = counted
+        private[seat, V_PILE_TAKEN] = 1
+        st.stats[team, S_PILE_TAKES] += 1
+        if public[P_HAND_N + seat] == 0 and public[P_IN_FOOT + seat] == 0:
+            _pick_up_foot(seat, team, 0, hands, st.feet, public, private, tbl, st.deck, ncards,
+                          log, log_on)
+    else:
+        _draw_stock(seat, team, rules[RU.R_DRAW], hands, public, tbl, st.deck, ncards, log,
+                    log_on)
+        if preinit:
+            _save(public, hands, private, tbl, seat, team, st.snap)
+    return OK, 0, 1 if take else 0, mode
+
+
+@njit(cache=True, inline="always")
+def _meld(st, rules, sids, meld_fns, ask_fns, grant_fns, seat, team, preinit, need, pile_turn,
+          mode, turn, ncards, debug, log, log_on):
+    """The turn's melds, one legal action at a time until the strategy stops (picking up the
+    foot when the hand empties). Returns (status, error seat, value, went out)."""
+    hands, public, private, legal, tbl = st.hands, st.public, st.private, st.legal, st.tbl
+    work, started = st.work, st.started
+    went_out = False
+    while True:
+        reach_now = 0
+        if preinit and (private[seat, V_STAGED] < need or private[seat, V_STAGED] == 0):
+            _counting(seat, hands, private, work)
+            reach_now = reach(work, public, team)
+            private[seat, V_REACH] = reach_now
+        n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
+                              started, mode, preinit, need, pile_turn, reach_now)
+        if want:
+            status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
+                                          public, private, legal, st.params, st.rngs, log,
+                                          log_on)
+            if status != OK:
+                return status, seat if status == BAD_ASK else private[seat, V_PARTNER], val, False
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
-            if want:
-                status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
-                                              public, private, legal, params, rngs, log, log_on)
-                if status != OK:
-                    return status, seat if status == BAD_ASK else private[seat, V_PARTNER], team, val
-                n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
-                                      started, mode, preinit, need, pile_turn, reach_now)
-            if n == 0:
-                # stuck before the minimum (only from a foot, with options that allow tiny
-                # hands): the turn's melds go back to the hand
-                if pile_turn and debug:
-                    return INVARIANT, seat, team, 0
-                _restore(public, hands, private, tbl, seat, team, snap)
-                private[seat, V_STAGED] = 0
-                if log_on:
-                    emit(log, EV_MELD, seat, -1, -1, 0, -1, 0)
-                break
-            if n == 1 and legal[1] == STOP:
-                break
-            i = 0  # a single legal action is made without asking
-            if n > 1:
-                i = _decide(MELD, sids, meld_fns, team, seat, hands, public, private, legal,
-                            params, rngs)
-            if i < 0 or i >= n:
-                return BAD_MELD, seat, team, i
-            code = legal[1 + i]
-            if code == STOP:
-                break
-            target = code // 16
-            op = code % 16
-            dn, d2, dj, db3, starts = _delta(target, op)
-            if starts and target < B3_T:
-                started[target] = 1
-            if mode == 0:
-                mode = 1 if (starts or (target < B3_T and started[target] == 1)) else 2
-            counted, book = _apply(seat, team, target, dn, d2, dj, db3, hands, public, private,
-                                   tbl)
-            private[seat, V_STAGED] += counted
+        if n == 0:
+            # stuck before the minimum (only from a foot, with options that allow tiny
+            # hands): the turn's melds go back to the hand
+            if pile_turn and debug:
+                return INVARIANT, seat, 0, False
+            _restore(public, hands, private, tbl, seat, team, st.snap)
+            private[seat, V_STAGED] = 0
             if log_on:
-                emit(log, EV_MELD, seat, target, op, dn * 100 + d2 * 10 + dj + db3 * 1000, book,
-                      counted)
-                _meld_state(log, public, team, target)
-            if public[P_HAND_N + seat] == 0:
-                if public[P_IN_FOOT + seat] == 0:
-                    _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck,
-                                  ncards, log, log_on)
-                else:
-                    went_out = True  # go_out_without_discard
-                    break
-        if preinit and private[seat, V_STAGED] > 0:
-            public[tb + T_MELDED] = 1
-            stats[team, S_INIT_TURN] = turn
-            stats[team, S_INIT_POINTS] = private[seat, V_STAGED]
-            stats[team, S_INIT_SOURCE] = O.SRC_PILE if pile_turn else O.SRC_STOCK
-        private[seat, V_REACH] = -1
-        # -- discard
-        if not went_out:
-            cards = public[P_HAND_N + seat]
-            in_foot = public[P_IN_FOOT + seat] == 1
-            may = cards >= 2 or not in_foot
-            if cards == 1 and in_foot:
-                may = _out_ok(seat, team, public, private, rules, -1)
-                if may and private[seat, V_PARTNER] >= 0:
-                    if private[seat, V_PERMISSION] == -1:
-                        status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns,
-                                                      hands, public, private, legal, params,
-                                                      rngs, log, log_on)
-                        if status != OK:
-                            return status, seat, team, val
-                    may = private[seat, V_PERMISSION] == 1
-            if cards == 0 or not may:
-                if log_on:
-                    emit(log, EV_NO_DISCARD, seat, cards, 0, 0, 0, 0)
-            else:
-                n = 0
-                for k in range(NK):
-                    if hands[seat, k] > 0 and k != RED3:
-                        n += 1
-                        legal[n] = k
-                legal[0] = n
-                i = 0
-                if n > 1:
-                    i = _decide(DISCARD, sids, discard_fns, team, seat, hands, public, private,
-                                legal, params, rngs)
-                    if i < 0 or i >= n:
-                        return BAD_DISCARD, seat, team, i
-                k = legal[1 + i]
-                hands[seat, k] -= 1
-                public[P_HAND_N + seat] -= 1
-                pile[public[P_PILE_N]] = k
-                public[P_PILE_N] += 1
-                _top7(public, pile, rules)
-                if log_on:
-                    emit(log, EV_DISCARD, seat, k, 0, 0, 0, 0)
-                if in_foot:
-                    public[P_FOOT_TURNS + seat] += 1
-                if public[P_HAND_N + seat] == 0:
-                    if in_foot:
-                        went_out = True
-                    else:
-                        _pick_up_foot(seat, team, 1, hands, feet, public, private, tbl, deck,
-                                      ncards, log, log_on)
-        if went_out:
-            end = O.END_OUT
-            out_seat = seat
-            out_turn = turn
-            stats[team, S_WENT_OUT] = 1
-            if log_on:
-                emit(log, EV_OUT, seat, turn, 0, 0, 0, 0)
+                emit(log, EV_MELD, seat, -1, -1, 0, -1, 0)
             break
-        seat = seat + 1 if seat + 1 < seats else 0
+        if n == 1 and legal[1] == STOP:
+            break
+        i = 0  # a single legal action is made without asking
+        if n > 1:
+            i = _decide(MELD, sids, meld_fns, team, seat, hands, public, private, legal,
+                        st.params, st.rngs)
+        if i < 0 or i >= n:
+            return BAD_MELD, seat, i, False
+        code = legal[1 + i]
+        if code == STOP:
+            break
+        target = code // 16
+        op = code % 16
+        dn, d2, dj, db3, starts = _delta(target, op)
+        if starts and target < B3_T:
+            started[target] = 1
+        if mode == 0:
+            mode = 1 if (starts or (target < B3_T and started[target] == 1)) else 2
+        counted, book = _apply(seat, team, target, dn, d2, dj, db3, hands, public, private, tbl)
+        private[seat, V_STAGED] += counted
+        if log_on:
+            emit(log, EV_MELD, seat, target, op, dn * 100 + d2 * 10 + dj + db3 * 1000, book,
+                 counted)
+            _meld_state(log, public, team, target)
+        if public[P_HAND_N + seat] == 0:
+            if public[P_IN_FOOT + seat] == 0:
+                _pick_up_foot(seat, team, 0, hands, st.feet, public, private, tbl, st.deck,
+                              ncards, log, log_on)
+            else:
+                went_out = True  # go_out_without_discard
+                break
+    if preinit and private[seat, V_STAGED] > 0:
+        public[team_base(team) + T_MELDED] = 1
+        st.stats[team, S_INIT_TURN] = turn
+        st.stats[team, S_INIT_POINTS] = private[seat, V_STAGED]
+        st.stats[team, S_INIT_SOURCE] = O.SRC_PILE if pile_turn else O.SRC_STOCK
+    private[seat, V_REACH] = -1
+    return OK, 0, 0, went_out
 
-    # ---- score
-    if debug:
-        # every card is in exactly one place: hands, feet, stock, pile or a team's table
+
+@njit(cache=True, inline="always")
+def _discard(st, rules, sids, discard_fns, ask_fns, grant_fns, seat, team, ncards, log, log_on):
+    """The turn's discard, when the player may (going out on the last card needs the going-out
+    conditions and, with a partner, permission). Returns (status, error seat, value, went
+    out)."""
+    hands, public, private, legal = st.hands, st.public, st.private, st.legal
+    cards = public[P_HAND_N + seat]
+    in_foot = public[P_IN_FOOT + seat] == 1
+    may = cards >= 2 or not in_foot
+    if cards == 1 and in_foot:
+        may = _out_ok(seat, team, public, private, rules, -1)
+        if may and private[seat, V_PARTNER] >= 0:
+            if private[seat, V_PERMISSION] == -1:
+                status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
+                                              public, private, legal, st.params, st.rngs, log,
+                                              log_on)
+                if status != OK:
+                    return status, seat, val, False
+            may = private[seat, V_PERMISSION] == 1
+    if cards == 0 or not may:
+        if log_on:
+            emit(log, EV_NO_DISCARD, seat, cards, 0, 0, 0, 0)
+        return OK, 0, 0, False
+    n = 0
+    for k in range(NK):
+        if hands[seat, k] > 0 and k != RED3:
+            n += 1
+            legal[n] = k
+    legal[0] = n
+    i = 0
+    if n > 1:
+        i = _decide(DISCARD, sids, discard_fns, team, seat, hands, public, private, legal,
+                    st.params, st.rngs)
+        if i < 0 or i >= n:
+            return BAD_DISCARD, seat, i, False
+    k = legal[1 + i]
+    hands[seat, k] -= 1
+    public[P_HAND_N + seat] -= 1
+    pile = st.pile
+    pile[public[P_PILE_N]] = k
+    public[P_PILE_N] += 1
+    _top7(public, pile, rules)
+    if log_on:
+        emit(log, EV_DISCARD, seat, k, 0, 0, 0, 0)
+    if in_foot:
+        public[P_FOOT_TURNS + seat] += 1
+    if public[P_HAND_N + seat] == 0:
+        if in_foot:
+            return OK, 0, 0, True
+        _pick_up_foot(seat, team, 1, hands, st.feet, public, private, st.tbl, st.deck, ncards,
+                      log, log_on)
+    return OK, 0, 0, False
+
+
+@njit(cache=True, inline="always")
+def _check_cards(st, seats, nteams, ncards):
+    """Debug: every card is in exactly one place (hands, feet, stock, pile or a team's
+    table) and every meld is legal. Returns (status, seat, team, detail)."""
+    hands, feet, public, work = st.hands, st.feet, st.public, st.work
+    for k in range(NK):
+        work[k] = 0
+    for s in range(seats):
         for k in range(NK):
-            work[k] = 0
-        for s in range(seats):
-            for k in range(NK):
-                work[k] += hands[s, k] + feet[s, k]
-                if hands[s, k] < 0 or feet[s, k] < 0:
-                    return INVARIANT, s, -1, k
-        for t in range(nteams):
-            for k in range(NK):
-                work[k] += tbl[t, k]
-            for tg in range(V.N_TARGETS):
-                b = team_base(t) + T_MELDS + 3 * tg
-                z = public[b] + public[b + 1] + public[b + 2]
-                if z > 0 and (z >= 7 or (tg < WILD_T and not rank_meld_ok(public[b], public[b + 1] + public[b + 2]))
-                              or (tg == WILD_T and (z < 3 or public[b] != 0))):
-                    return INVARIANT, -1, t, tg
-        for i in range(public[P_PILE_N]):
-            work[pile[i]] += 1
-        for i in range(ncards - public[P_STOCK_N], ncards):
-            work[KIND_OF[deck[i]]] += 1
+            work[k] += hands[s, k] + feet[s, k]
+            if hands[s, k] < 0 or feet[s, k] < 0:
+                return INVARIANT, s, -1, k
+    for t in range(nteams):
         for k in range(NK):
-            expect = 0
-            for i in range(ncards):
-                expect += KIND_OF[FULL_DECK[i]] == k
-            if work[k] != expect:
-                return INVARIANT, -1, -1, k
+            work[k] += st.tbl[t, k]
+        for tg in range(V.N_TARGETS):
+            b = team_base(t) + T_MELDS + 3 * tg
+            z = public[b] + public[b + 1] + public[b + 2]
+            if z > 0 and (z >= 7 or (tg < WILD_T and not rank_meld_ok(public[b], public[b + 1] + public[b + 2]))
+                          or (tg == WILD_T and (z < 3 or public[b] != 0))):
+                return INVARIANT, -1, t, tg
+    for i in range(public[P_PILE_N]):
+        work[st.pile[i]] += 1
+    for i in range(ncards - public[P_STOCK_N], ncards):
+        work[KIND_OF[st.deck[i]]] += 1
+    for k in range(NK):
+        expect = 0
+        for i in range(ncards):
+            expect += KIND_OF[FULL_DECK[i]] == k
+        if work[k] != expect:
+            return INVARIANT, -1, -1, k
+    return OK, 0, 0, 0
+
+
+@njit(cache=True, inline="always")
+def _score(st, rules, d, dealer, first, need, turn, end, out_seat, out_turn, deal_cols, row, log,
+           log_on):
+    """Score the deal: team t's row is column ``row + t`` of deal_cols (and a score event)."""
+    seats = rules[RU.R_PLAYERS]
+    public, stats, parts, totals = st.public, st.stats, st.parts, st.totals
     if log_on:
         emit(log, EV_DEAL_END, d, end, turn, out_seat, 0, 0)
-    parts = np.zeros(SC_W, np.int64)
-    for t in range(nteams):
-        score_team(t, seats, hands, feet, public, stats, rules, parts)
+    for t in range(public[V.P_NTEAMS]):
+        score_team(t, seats, st.hands, st.feet, public, stats, rules, parts)
         melded, book_bonus, red3_bonus, out_bonus = parts[0], parts[1], parts[2], parts[3]
         hand_pen, foot_pen, red3_pen, score = parts[4], parts[5], parts[6], parts[7]
         clean, dirty, wild, red3, caught, feet_picked = (parts[8], parts[9], parts[10],
@@ -968,19 +987,13 @@ def play_deal(seed_key, d, dealer, rules, sids, draw_fns, meld_fns, discard_fns,
                 log[i, 14] = wild
                 log[i, 15] = red3
                 log[i, 16] = caught
-    return OK, 0, 0, 0
 
 
-@njit(cache=True)
-def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
-              grant_fns, st, deal_cols, row, row_end, game_row, totals, log, log_on, debug,
-              preset):
-    """Play game ``game_index``: its deal rows (one per team) go to deal_cols[:, row:row_end].
-    Returns (status, rows written, error seat, error team, error value)."""
+@njit(cache=True, inline="always")
+def _setup(st, rules, seed_key, game_index, log, log_on):
+    """A game's seats, teams, partners and random streams. Returns the first dealer."""
     seats = rules[RU.R_PLAYERS]
-    public = st[4]
-    private = st[5]
-    rngs = st[7]
+    public, private, rngs = st.public, st.private, st.rngs
     nteams = seats // 2 if (seats == 4 or seats == 6) else seats
     public[V.P_PLAYERS] = seats
     public[V.P_NTEAMS] = nteams
@@ -997,30 +1010,19 @@ def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns
     for s in range(seats):
         R.substream(rngs[s], seed_key, R.SUB_SEAT, s)
     for t in range(V.MAX_TEAMS):
-        totals[t] = 0
+        st.totals[t] = 0
     R.substream(rngs[V.MAX_SEATS], seed_key, R.SUB_SETUP, 0)
     dealer0 = R.below(rngs[V.MAX_SEATS], seats)
-    ndeals = rules[RU.R_DEALS]
     if log_on:
-        emit(log, EV_GAME, game_index, seats, nteams, dealer0, ndeals, 0)
-    capped = 0
-    written = 0
-    for d in range(ndeals):
-        if row + nteams > row_end:
-            return ROWS_FULL, written, 0, 0, 0
-        status, es, et, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, sids,
-                                       draw_fns, meld_fns, discard_fns, ask_fns, grant_fns, st,
-                                       totals, deal_cols, row, log, log_on, debug, preset)
-        if status != OK:
-            return status, written, es, et, ev
-        if log_on and log[0, 1] != 0:
-            return LOG_FULL, written, 0, 0, 0
-        for t in range(nteams):
-            deal_cols[O.D_GAME, row + t] = 0
-        capped += deal_cols[O.D_END, row] == O.END_CAP
-        row += nteams
-        written += nteams
-    # the team with the highest total wins; a tie for the highest total: no winner (-1)
+        emit(log, EV_GAME, game_index, seats, nteams, dealer0, rules[RU.R_DEALS], 0)
+    return dealer0
+
+
+@njit(cache=True, inline="always")
+def _game_row(st, rules, dealer0, capped, game_row, log, log_on):
+    """The game's row; the team with the highest total wins (a tie for it: no winner, -1)."""
+    nteams = st.public[V.P_NTEAMS]
+    totals = st.totals
     winner = -1
     best = -(1 << 40)
     for t in range(nteams):
@@ -1029,8 +1031,8 @@ def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns
             winner = t
         elif totals[t] == best:
             winner = -1
-    game_row[O.G_DEALS] = ndeals
-    game_row[O.G_PLAYERS] = seats
+    game_row[O.G_DEALS] = rules[RU.R_DEALS]
+    game_row[O.G_PLAYERS] = rules[RU.R_PLAYERS]
     game_row[O.G_NTEAMS] = nteams
     game_row[O.G_DEALER] = dealer0
     game_row[O.G_WINNER] = winner
@@ -1038,84 +1040,103 @@ def play_game(seed_key, game_index, rules, sids, draw_fns, meld_fns, discard_fns
     for t in range(3):
         game_row[O.G_TOTAL0 + t] = totals[t] if t < nteams else 0
     if log_on:
-        i = emit(log, EV_GAME_END, winner, capped, ndeals, 0, 0, 0)
+        i = emit(log, EV_GAME_END, winner, capped, rules[RU.R_DEALS], 0, 0, 0)
         if i >= 0:
             for t in range(nteams):
                 log[i, 7 + t] = totals[t]
-    return OK, written, 0, 0, 0
 
 
-_BLOCK_SIG = types.void(
-    types.uint64, types.int64[::1], types.boolean, types.int64[::1], FNS, FNS, FNS, FNS, FNS,
-    types.float64[:, ::1], types.int64[::1], types.int64[::1], types.int64[::1],
-    types.int64[::1], types.int32[:, ::1], types.int64[::1], types.int32[:, ::1],
-    types.int64[::1], types.int64[:, ::1],
-)
-
-
-@njit(_BLOCK_SIG, cache=True, parallel=True)
-def run_blocks(seed, rules, debug, sids, draw_fns, meld_fns, discard_fns, ask_fns, grant_fns,
-               params, starts, ends, row_starts, row_ends, deal_cols, deal_n, game_rows,
-               stopped, errs):
-    """Play games starts[b]..ends[b]-1 for every block b in parallel (see the 56 kernel: the
-    same contract). errs[b] = (kind, game, seat, team, value) of the first error."""
-    nb = starts.shape[0]
-    g0 = starts[0]
-    log = np.zeros((1, LOG_W), np.int32)
-    no_preset = np.zeros(0, np.int8)
-    for b in prange(nb):
-        owners, st = new_state(params.shape[1])
-        owners[10][:, :] = params
-        totals = np.zeros(V.MAX_TEAMS, np.int64)
-        row = row_starts[b]
-        row_end = row_ends[b]
-        stopped[b] = -1
-        for g in range(starts[b], ends[b]):
-            key = R.game_key(seed, g)
-            status, nd, es, et, ev = play_game(key, g, rules, sids, draw_fns, meld_fns,
-                                               discard_fns, ask_fns, grant_fns, st, deal_cols,
-                                               row, row_end, game_rows[g - g0], totals, log,
-                                               False, debug, no_preset)
-            if status == ROWS_FULL:
-                stopped[b] = g
-                break
+def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on,
+              debug, preset):
+    """Play game ``game_index`` for the engine (simulator.engine): its deal rows (one per
+    team) go to deal_cols[:, row:row_end]. Returns (status, rows written); on an error ``err``
+    holds (seat, team, value)."""
+    rules, sids = ctx.rules, ctx.sids
+    draw_fns, meld_fns, discard_fns, ask_fns, grant_fns = fns
+    public, private, started = st.public, st.private, st.started
+    seed_key = R.game_key(ctx.seed, game_index)
+    seats = rules[RU.R_PLAYERS]
+    ncards = 54 * rules[RU.R_DECKS]
+    dealer0 = _setup(st, rules, seed_key, game_index, log, log_on)
+    nteams = public[V.P_NTEAMS]
+    capped = 0
+    written = 0
+    for d in range(rules[RU.R_DEALS]):
+        if row + nteams > row_end:
+            return ROWS_FULL, written
+        dealer = (dealer0 + d) % seats
+        need = rules[RU.R_MIN_MELD + d]
+        first = dealer if rules[RU.R_FIRST_IS_DEALER] else (dealer + 1) % seats
+        _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_on)
+        seat = first
+        end = O.END_CAP
+        out_seat = -1
+        out_turn = -1
+        turn = 0
+        status, es, et, val = OK, 0, 0, 0
+        while turn < rules[RU.R_MAX_TURNS]:
+            turn += 1
+            public[P_TURN] = turn
+            public[V.P_SEAT] = seat
+            team = public[P_TEAM_OF + seat]
+            private[seat, V_STAGED] = 0
+            private[seat, V_PILE_TAKEN] = 0
+            private[seat, V_PERMISSION] = -1
+            for k in range(NK):
+                private[seat, V_EXTRA + k] = 0
+            for i in range(V.N_TARGETS):
+                started[i] = 0
+            if log_on:
+                emit(log, EV_TURN, seat, turn, 0, 0, 0, 0)
+            preinit = public[team_base(team) + T_MELDED] == 0
+            private[seat, V_REACH] = -1
+            status, val, taken, mode = _draw(st, rules, sids, draw_fns, seat, team, preinit,
+                                             ncards, log, log_on)
+            es, et = seat, team
             if status != OK:
-                errs[b, 0] = status
-                errs[b, 1] = g
-                errs[b, 2] = es
-                errs[b, 3] = et
-                errs[b, 4] = ev
-                stopped[b] = g
                 break
-            for k in range(nd):
-                deal_cols[O.D_GAME, row + k] = g - g0
-            row += nd
-        deal_n[b] = row - row_starts[b]
-        keep_alive(owners)
+            if taken < 0:
+                end = O.END_STOCK
+                break
+            status, es, val, went_out = _meld(st, rules, sids, meld_fns, ask_fns, grant_fns,
+                                              seat, team, preinit, need, taken == 1, mode, turn,
+                                              ncards, debug, log, log_on)
+            if status == OK and not went_out:
+                status, es, val, went_out = _discard(st, rules, sids, discard_fns, ask_fns,
+                                                     grant_fns, seat, team, ncards, log, log_on)
+            if status != OK:
+                break
+            if went_out:
+                end = O.END_OUT
+                out_seat = seat
+                out_turn = turn
+                st.stats[team, S_WENT_OUT] = 1
+                if log_on:
+                    emit(log, EV_OUT, seat, turn, 0, 0, 0, 0)
+                break
+            seat = seat + 1 if seat + 1 < seats else 0
+        if status == OK and debug:
+            status, es, et, val = _check_cards(st, seats, nteams, ncards)
+        if status != OK:
+            err[0] = es
+            err[1] = et
+            err[2] = val
+            return status, written
+        _score(st, rules, d, dealer, first, need, turn, end, out_seat, out_turn, deal_cols, row,
+               log, log_on)
+        if log_on and log[0, 1] != 0:
+            return LOG_FULL, written
+        capped += deal_cols[O.D_END, row] == O.END_CAP
+        row += nteams
+        written += nteams
+    _game_row(st, rules, dealer0, capped, game_row, log, log_on)
+    return OK, written
 
 
-_REPLAY_SIG = types.Tuple((types.int64, types.int32[:, ::1], types.int32[::1],
-                           types.int64[::1]))(
-    types.uint64, types.int64, types.int64[::1], types.int64[::1], FNS, FNS, FNS, FNS, FNS,
-    types.float64[:, ::1], types.int32[:, ::1], types.boolean, types.int8[::1],
-)
+Ctx = namedtuple("Ctx", (
+    "seed", "deals_mode",  # every game's Ctx starts with these two; Hand and Foot: always False
+    "rules", "sids", "params"))
+CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
+                        types.float64[:, ::1]), Ctx)
 
-
-@njit(_REPLAY_SIG, cache=True)
-def replay_game(seed, game_index, rules, sids, draw_fns, meld_fns, discard_fns, ask_fns,
-                grant_fns, params, log, debug, preset):
-    """One game with the event log on (the same play_game as the batch kernel). Returns
-    (status, deal rows, game row, error detail (seat, team, value))."""
-    owners, st = new_state(params.shape[1])
-    owners[10][:, :] = params
-    nrows = rules[RU.R_DEALS] * V.MAX_TEAMS
-    deal_cols = np.zeros((O.D_NCOLS, nrows), np.int32)
-    game_row = np.zeros(O.G_NCOLS, np.int32)
-    totals = np.zeros(V.MAX_TEAMS, np.int64)
-    key = R.game_key(seed, game_index)
-    status, nd, es, et, ev = play_game(key, game_index, rules, sids, draw_fns, meld_fns,
-                                       discard_fns, ask_fns, grant_fns, st, deal_cols, 0, nrows,
-                                       game_row, totals, log, True, debug, preset)
-    keep_alive(owners)
-    err = np.array([es, et, ev], np.int64)
-    return status, deal_cols[:, :nd].copy(), game_row, err
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS5, np.int8, LOG_W)

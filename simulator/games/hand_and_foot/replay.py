@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_call as logged_game
+from simulator.replaylog import logged_game
 from simulator.cards import name as card_name
 from simulator.games.hand_and_foot import kernel as K
 from simulator.games.hand_and_foot.outcomes import END_NAMES
@@ -48,12 +48,11 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
     seating_rotations(game, seating, described, game.n_teams(rules))  # fixed or refused
-    rules_arr, sids, fns, params_p = game.prepare(rules, defs, params)
-    preset = np.zeros(0, np.int8) if preset_deck is None else np.asarray(preset_deck, np.int8)
-    log, deal_cols, game_row = logged_game(
-        lambda log: K.replay_game(np.uint64(seed), game_index, rules_arr, sids, *fns, params_p,
-                                  log, debug, preset),
-        K, game, game_index, described)
+    ctx, fns = game.prepare(rules, defs, params)
+    ctx = ctx._replace(seed=np.uint64(seed))
+    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
+                                           preset_deck, rows=1 << 14,
+                                           cap=rules["deals"] * game.n_teams(rules))
     events = decode(log, seed, game_index, rules, described)
     deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
     return events, deals, game_row
