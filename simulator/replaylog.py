@@ -33,19 +33,3 @@ def logged_game(game, prepared, game_index: int, described: list[dict], debug: b
         raise AssertionError(msg) if status == engine.INVARIANT else StrategyError(msg)
     return log, deal_cols, game_row
 
-
-def logged_call(call, kernel, game, game_index: int, described: list[dict]):
-    """The kernels not yet on the engine's replay driver: ``call(log)`` runs the game's own
-    replay kernel and returns (status, deal_cols, game_row, err)."""
-    rows = 1 << 14
-    while True:
-        log = np.zeros((rows, kernel.LOG_W), np.int32)
-        status, deal_cols, game_row, err = call(log)
-        if status != kernel.LOG_FULL:
-            break
-        rows *= 8
-    if status != kernel.OK:
-        msg = game.describe_error(int(status), game_index, int(err[0]), int(err[1]),
-                                  int(err[2]), described)
-        raise AssertionError(msg) if status == kernel.INVARIANT else StrategyError(msg)
-    return log, deal_cols, game_row
