@@ -33,3 +33,23 @@ def logged_game(game, prepared, game_index: int, described: list[dict], debug: b
         raise AssertionError(msg) if status == engine.INVARIANT else StrategyError(msg)
     return log, deal_cols, game_row
 
+
+
+def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int, *,
+           deals_mode: bool, preset_deck, debug: bool, registry, seating: str, cap: int,
+           decode):
+    """What every game's replay shares: the strategies resolved and seated as ``cardsim run``
+    would seat them (so game ``game_index`` is the game of that run), the game played with
+    the log on, ``decode(log, described, rot_k)`` turning the log into events. Returns
+    (events, deal rows, game row)."""
+    from simulator.batch import seating_rotations
+
+    defs, params, described = game.resolve_strategies(strategies, rules, registry)
+    rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
+    ctx, fns = game.prepare(rules, defs, params, rot_k)
+    ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
+    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
+                                           preset_deck, cap=cap)
+    events = decode(log, described, rot_k)
+    deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
+    return events, deals, game_row

@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_game
+from simulator.replaylog import replay
 from simulator.cards import SUITS, name as card_name
 from simulator.games.contract_rummy import kernel as K
 from simulator.games.contract_rummy.outcomes import END_NAMES
@@ -52,17 +52,11 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
 
     ``preset_deck`` (card codes of the first deal in dealing order: one card at a time from
     the dealer's left, then the upcard, then the stock from its top) replaces its shuffle."""
-    from simulator.batch import seating_rotations
-
-    defs, params, described = game.resolve_strategies(strategies, rules, registry)
-    rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
-    ctx, fns = game.prepare(rules, defs, params, rotations=rot_k)
-    ctx = ctx._replace(seed=np.uint64(seed))
-    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
-                                           preset_deck, cap=game.expected_deals(rules))
-    events = decode(log, seed, game_index, rules, described)
-    deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
-    return events, deals, game_row
+    return replay(game, rules, strategies, seed, game_index, deals_mode=False,
+                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
+                  cap=game.expected_deals(rules),
+                  decode=lambda log, described, _: decode(log, seed, game_index, rules,
+                                                          described))
 
 
 def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from simulator.cards import name as card_name
-from simulator.replaylog import logged_game
+from simulator.replaylog import replay
 from simulator.games.fifty_six import kernel as K
 from simulator.games.fifty_six.view import (
     DOUBLE, FORM_NAMES, PASS, REDOUBLE, TRUMP_HIDDEN, TRUMP_NAMES, call_form, call_trump,
@@ -45,17 +45,11 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
     ``preset_deck`` (card codes, dealt in blocks of a hand each starting at the dealer's right)
     replaces the shuffle of the first deal: a hand-made position.
     """
-    from simulator.batch import seating_rotations
-
-    defs, params, described = game.resolve_strategies(strategies, rules, registry)
-    rot_k = seating_rotations(game, seating, described, game.n_teams(rules))
-    ctx, fns = game.prepare(rules, defs, params, rot_k)
-    ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
-    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug, preset_deck,
-                                           cap=1 if deals_mode else 32)
-    events = decode(log, seed, game_index, deals_mode, rules, described, rot_k)
-    deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
-    return events, deals, game_row
+    return replay(game, rules, strategies, seed, game_index, deals_mode=deals_mode,
+                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
+                  cap=1 if deals_mode else 32,
+                  decode=lambda log, described, rot_k: decode(
+                      log, seed, game_index, deals_mode, rules, described, rot_k))
 
 
 def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described,

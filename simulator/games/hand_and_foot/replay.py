@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import logged_game
+from simulator.replaylog import replay
 from simulator.cards import name as card_name
 from simulator.games.hand_and_foot import kernel as K
 from simulator.games.hand_and_foot.outcomes import END_NAMES
@@ -44,18 +44,11 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
 
     ``preset_deck`` (card codes of the first deal in dealing order: hands from the first
     player round the table, then feet, then the stock from its top) replaces its shuffle."""
-    from simulator.batch import seating_rotations
-
-    defs, params, described = game.resolve_strategies(strategies, rules, registry)
-    seating_rotations(game, seating, described, game.n_teams(rules))  # fixed or refused
-    ctx, fns = game.prepare(rules, defs, params)
-    ctx = ctx._replace(seed=np.uint64(seed))
-    log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
-                                           preset_deck, rows=1 << 14,
-                                           cap=rules["deals"] * game.n_teams(rules))
-    events = decode(log, seed, game_index, rules, described)
-    deals, _ = game.frames(deal_cols, game_row[None, :], game_index, False)
-    return events, deals, game_row
+    return replay(game, rules, strategies, seed, game_index, deals_mode=False,
+                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
+                  cap=rules["deals"] * game.n_teams(rules),
+                  decode=lambda log, described, _: decode(log, seed, game_index, rules,
+                                                          described))
 
 
 def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
