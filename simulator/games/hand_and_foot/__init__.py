@@ -51,12 +51,13 @@ class HandAndFoot(GameAdapter):
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
         """The kernel's (Ctx, fns); seats are fixed, so ``rotations`` is always 0."""
-        from simulator.games.hand_and_foot.kernel import Ctx
+        from simulator.games.hand_and_foot.kernel import PLAY_DEAL, Ctx
 
         from strategies.hand_and_foot import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
-        return Ctx(np.uint64(0), False, to_array(rules), sids, padded), fns
+        # the kernel calls each deal through this pointer (see kernel.PLAY_DEAL)
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded), (*fns, PLAY_DEAL)
 
     def finish_games(self, games):
         return games.with_columns(
