@@ -20,8 +20,7 @@ according to ``buy_policy`` (only matters with the rule ``buying=true``).
 from numba import njit
 
 from simulator.games.contract_rummy.view import (
-    BUY, D_DEEP, D_STOCK, D_TOP, DRAW, JOKER, LAY, LAYOFF, OP_LAYOFF, OP_SWAP,
-    P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
+    D_DEEP, D_STOCK, D_TOP, JOKER, OP_LAYOFF, OP_SWAP, P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
     V_OFFER, V_OFFER_LAYS, V_OWN_TURN, V_SEAT, V_TOP_LAYS, code_op, fits_table, would_lay,
 )
 from simulator.legal import index_of, random_choice
@@ -157,23 +156,6 @@ def heuristic_discard(mine, public, private, legal, params, rng):
             best_k = keep
             best = i
     return best
-
-
-@njit(cache=True, inline="always")
-def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
-    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer, and
-    no compiled function in between (each would optimize everything it calls again)."""
-    if sid == 0:
-        return random_choice(mine, public, private, legal, params, rng)
-    if kind == DRAW:
-        return heuristic_draw(mine, public, private, legal, params, rng)
-    if kind == BUY:
-        return heuristic_buy(mine, public, private, legal, params, rng)
-    if kind == LAY:
-        return heuristic_lay(mine, public, private, legal, params, rng)
-    if kind == LAYOFF:
-        return heuristic_layoff(mine, public, private, legal, params, rng)
-    return heuristic_discard(mine, public, private, legal, params, rng)
 
 
 @njit(cache=True, inline="always")

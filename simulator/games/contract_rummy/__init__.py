@@ -52,11 +52,14 @@ class ContractRummy(GameAdapter):
         return 20_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from simulator.games.contract_rummy.kernel import Ctx
+        from simulator.games.contract_rummy.kernel import Ctx, _search_of, play_deal
         from strategies.contract_rummy import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_SEATS, BUILTIN_IDS, DECISIONS)
-        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
+        # the kernel's fns (kernel.FNS7): play_deal and the contract search after the
+        # decisions, called as pointers
+        return (Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)),
+                fns + ((play_deal,), (_search_of,)))
 
 
 GAME = ContractRummy()

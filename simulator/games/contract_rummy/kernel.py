@@ -9,8 +9,10 @@ and ``_score``), each inlined once: as calls over the state arrays they would co
 reference counting. Compile time (docs/design.md, "Compile time"): every compiled function
 links and optimizes again all it calls, so the contract search sits under as few compiled
 levels as possible (``_search_of`` calls it directly; small wrappers used once are inlined),
-and nothing that holds play_deal's inlined phases is inlined again (that made Numba's inline
-pass explode). Hands are counts per card code (view.py); table melds are records in
+nothing that holds play_deal's inlined phases is inlined again (that made Numba's inline
+pass explode), and ``_play_one`` calls play_deal, and play_deal every strategy (built-ins
+too) and ``_search_of``, through first-class function pointers in ``fns``: a call through a
+pointer does not link the callee in. Hands are counts per card code (view.py); table melds are records in
 ``public``; the stock and the pile keep card codes in order.
 Randomness: the shuffle of deal ``d`` and its reshuffles come from sub-stream (g, DEAL, d), each
 seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
@@ -41,7 +43,7 @@ from simulator.games.contract_rummy.view import (
     hand_penalty, layoff_code,
     rank_of_pos, run_ends, slot_open, swap_code,
 )
-from strategies.contract_rummy import builtin_decision, wants_deep
+from strategies.contract_rummy import wants_deep
 
 MAX_SEATS = RU.MAX_SEATS
 MAX_CARDS = RU.MAX_CARDS
@@ -116,18 +118,21 @@ def _new_state(ctx):
 
 @njit(cache=True, inline="always")
 def _decide(kind, sids, fns, seat, hands, public, private, legal, params, rngs):
-    """``sids[seat]``: a built-in's id, or -1 - t for plug-in strategy t (``fns[t]``)."""
-    sid = sids[seat]
-    if sid >= 0:
-        return builtin_decision(kind, sid, hands[seat], public, private[seat], legal,
-                                params[seat], rngs[seat])
-    return fns[-1 - sid](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
+    """Decision ``kind`` of ``seat``, through its strategy's pointer ``fns[seat]`` (_play_one
+    orders the tuples by seat), built-ins too: direct calls would link the strategies (and
+    the contract search under would_lay) into play_deal, to be optimized there again."""
+    return fns[seat](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
 
 
 # ---------------------------------------------------------------- contract search wrappers
 
 
-@njit(cache=True)
+I64_1D = types.int64[::1]
+I64_2D = types.int64[:, ::1]
+SEARCH_SIG = types.int64(I64_1D, I64_1D, I64_2D, I64_1D, I64_2D, I64_2D, types.boolean)
+
+
+@njit(SEARCH_SIG, cache=True)
 def _search_of(mine, info, rem, m1, stw, out, optimize):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
     ``optimize`` the laying with the fewest penalty points left (in ``out``) and that penalty,
@@ -144,19 +149,34 @@ def _search_of(mine, info, rem, m1, stw, out, optimize):
                    info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO())
 
 
+# The helpers below that search take ``search``: _search_of itself (the plain names, as the
+# tests call them) or, in play_deal, its pointer (so play_deal does not link in and optimize
+# the search again).
+
+
+@njit(cache=True, inline="always")
+def _lay_of(search, mine, info, rem, m1, stw, out):
+    """search.lay_contract on a hand (int64[53]): penalty left, or -1; melds in ``out``."""
+    return search(mine, info, rem, m1, stw, out, _TRUE())
+
+
+@njit(cache=True, inline="always")
+def _can_lay_of(search, mine, info, rem, m1, stw, out):
+    return search(mine, info, rem, m1, stw, out, _FALSE()) >= 0
+
+
 @njit(cache=True, inline="always")
 def lay_of(mine, info, rem, m1, stw, out):
-    """search.lay_contract on a hand (int64[53]): penalty left, or -1; melds in ``out``."""
-    return _search_of(mine, info, rem, m1, stw, out, _TRUE())
+    return _lay_of(_search_of, mine, info, rem, m1, stw, out)
 
 
 @njit(cache=True, inline="always")
 def can_lay_of(mine, info, rem, m1, stw, out):
-    return _search_of(mine, info, rem, m1, stw, out, _FALSE()) >= 0
+    return _can_lay_of(_search_of, mine, info, rem, m1, stw, out)
 
 
 @njit(cache=True, inline="always")
-def lays_with(mine, c, info, work, rem, m1, stw, out):
+def lays_with(search, mine, c, info, work, rem, m1, stw, out):
     """1 if the hand with one more card ``c`` can lay the contract, else 0."""
     if not could_join(mine, c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                       info[I_ACE_LOW] == 1):
@@ -164,7 +184,7 @@ def lays_with(mine, c, info, work, rem, m1, stw, out):
     for k in range(NCODES):
         work[k] = mine[k]
     work[c] += 1
-    return 1 if can_lay_of(work, info, rem, m1, stw, out) else 0
+    return 1 if _can_lay_of(search, work, info, rem, m1, stw, out) else 0
 
 
 @njit(cache=True)
@@ -327,7 +347,7 @@ def list_discards(seat, hands, legal, top):
 
 
 @njit(cache=True, inline="always")
-def lay_keeping_top(mine, top, pen, info, work, rem, m1, stw, out):
+def _lay_keeping_top(search, mine, top, pen, info, work, rem, m1, stw, out):
     """The laying ``out`` (penalty ``pen``, from lay_of) must not leave only ``top`` -- the
     single top discard taken this turn, held once -- in hand: it could not be discarded. Then
     the laying that melds ``top`` and leaves one other card (the lowest penalty) goes in
@@ -347,15 +367,20 @@ def lay_keeping_top(mine, top, pen, info, work, rem, m1, stw, out):
         for j in range(NCODES):
             work[j] = mine[j]
         work[c] -= 1
-        if lay_of(work, info, rem, m1, stw, out) == 0:  # every other card melded
+        if _lay_of(search, work, info, rem, m1, stw, out) == 0:  # every other card melded
             best = c
     if best < 0:
         return -1
     for j in range(NCODES):
         work[j] = mine[j]
     work[best] -= 1
-    lay_of(work, info, rem, m1, stw, out)
+    _lay_of(search, work, info, rem, m1, stw, out)
     return V.PENALTY[best]
+
+
+@njit(cache=True, inline="always")
+def lay_keeping_top(mine, top, pen, info, work, rem, m1, stw, out):
+    return _lay_keeping_top(_search_of, mine, top, pen, info, work, rem, m1, stw, out)
 
 
 @njit(cache=True)
@@ -401,7 +426,8 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
 
 
 @njit(cache=True, inline="always")
-def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep):
+def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
+                deep):
     """Stock, the top discard, and (``deep``) every legal deep draw: pile[i] and every card
     above it, when pile[i] can be melded this turn -- before the contract, the laying of hand +
     taken cards (lay_contract's, the fewest penalty points left) must hold it; after, it must
@@ -423,27 +449,33 @@ def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, do
                 work[k] = hands[seat, k]
             for j in range(pn):
                 work[public[P_PILE + j]] += 1
-            if can_lay_of(work, info, rem, m1, stw, lay_out):
+            if _can_lay_of(search, work, info, rem, m1, stw, lay_out):
                 # hand + pile[i:] for i from the top down; once it can lay it stays able
                 for k in range(NCODES):
                     work[k] = hands[seat, k]
                 work[public[P_PILE + pn - 1]] += 1
-                able = can_lay_of(work, info, rem, m1, stw, lay_out)
+                able = _can_lay_of(search, work, info, rem, m1, stw, lay_out)
                 kmeld = info[I_NSETS] + info[I_NRUNS]
                 for i in range(pn - 2, -1, -1):
                     c = public[P_PILE + i]
                     work[c] += 1
                     if not able:
-                        if not can_lay_of(work, info, rem, m1, stw, lay_out):
+                        if not _can_lay_of(search, work, info, rem, m1, stw, lay_out):
                             continue
                         able = True
                         n = _push(legal, n, D_DEEP + i)  # every laying now holds c
                         continue
-                    if lay_of(work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
+                    if _lay_of(search, work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
                             lay_out, kmeld, c):
                         n = _push(legal, n, D_DEEP + i)
     legal[0] = n
     return n
+
+
+@njit(cache=True, inline="always")
+def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep):
+    return _list_draws(_search_of, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
+                       down, deep)
 
 
 @njit(cache=True)
@@ -478,8 +510,9 @@ def _emit_cards(log, kind, arr, n, reverse):
 
 
 @njit(cache=True, inline="always")
-def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
-              params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
+def _buy_round(search, seat, seats, last_discarder, sids, fns, hands, stock, public, private,
+               legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log,
+               log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
     penalty card from the stock (the first who wants it gets it). Returns (status, seat,
     value)."""
@@ -494,7 +527,8 @@ def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, priv
         private[b, V_OFFER] = top
         private[b, V.V_OFFER_LAYS] = -1
         if sids[b] != 0 and public[P_DOWN + b] == 0:
-            private[b, V.V_OFFER_LAYS] = lays_with(hands[b], top, info, work, rem, m1, stw, out)
+            private[b, V.V_OFFER_LAYS] = lays_with(search, hands[b], top, info, work, rem, m1,
+                                                   stw, out)
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
@@ -514,6 +548,14 @@ def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, priv
                 emit(log, EV_BUY, b, top, pen, seat, 0, 0)
             break
     return OK, 0, 0
+
+
+@njit(cache=True, inline="always")
+def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
+              params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
+    return _buy_round(_search_of, seat, seats, last_discarder, sids, fns, hands, stock, public,
+                      private, legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw,
+                      out, log, log_on)
 
 
 @njit(cache=True)
@@ -586,6 +628,27 @@ def set_deal_info(rules, d, info, public):
     public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
 
 
+Ctx = namedtuple("Ctx", (
+    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
+    "rules", "sids", "params", "rot_k"))
+CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
+                        types.float64[:, ::1], types.int64), Ctx)
+# the State type (of _new_state's views), for play_deal's signature
+STATE = njit((CTX,), cache=True)(_new_state).nopython_signatures[0].return_type.types[1]
+I32_2D = types.int32[:, ::1]
+# play_deal's fns: the five decisions' tuples (by seat), then (_search_of,): the search through
+# its pointer, not linked into play_deal
+DEAL_FNS = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(SEARCH_SIG),
+                                                               1)))
+PLAY_DEAL_SIG = types.UniTuple(types.int64, 3)(
+    uint64, types.int64, types.int64, types.int64[::1], DEAL_FNS, STATE, I32_2D, types.int64,
+    I32_2D, types.boolean, types.boolean, types.int32[::1])
+# fns as the engine passes it: the five decisions' tuples (by strategy slot), (play_deal,) and
+# (_search_of,) -- _play_one calls play_deal through that pointer, so its compile does not
+# link in and optimize again all of play_deal (about 10 s of every cold start)
+FNS7 = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(PLAY_DEAL_SIG),
+                                                           1), DEAL_FNS.types[5]))
+
 
 # ---------------------------------------------------------------- a deal, by phases
 # Each phase is inlined into play_deal, once: the source is split, the compiled deal is one
@@ -593,7 +656,7 @@ def set_deal_info(rules, d, info, public):
 
 
 @njit(cache=True, inline="always")
-def _start_deal(seed_key, d, dealer, rules, st, log, log_on, preset):
+def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
     """Deal ``d``'s rules, shuffle (or the preset deck), the reset and the deal itself.
     Returns the first seat to play."""
     hands, stock, deck, public, private, stats = (st.hands, st.stock, st.deck, st.public,
@@ -657,7 +720,8 @@ def _start_deal(seed_key, d, dealer, rules, st, log, log_on, preset):
         stock[j] = deck[ncards - 1 - j]  # stock top = deck[pos + 1] = stock[nst - 1]
     public[P_STOCK_N] = nst
     for s in range(seats):
-        stats[s, S_DEALT_CAN] = can_lay_of(hands[s], info, st.rem, st.m1, st.stw, st.lay_out)
+        stats[s, S_DEALT_CAN] = _can_lay_of(search, hands[s], info, st.rem, st.m1, st.stw,
+                                            st.lay_out)
         st.maybe[s] = stats[s, S_DEALT_CAN] == 1
     return first
 
@@ -693,21 +757,23 @@ def _draw(seat, down, last_discarder, rules, fns, st, log, log_on):
     hands, public, private, legal, params, rngs, stats, info = (
         st.hands, st.public, st.private, st.legal, st.params, st.rngs, st.stats, st.info)
     sids = st.seat_sids
+    search = fns[5][0]
     top = -1
     top_n = 0
     private[seat, V.V_TOP_LAYS] = -1
     if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
-        private[seat, V.V_TOP_LAYS] = lays_with(hands[seat], public[P_PILE + public[P_PILE_N] - 1],
+        private[seat, V.V_TOP_LAYS] = lays_with(search, hands[seat],
+                                                public[P_PILE + public[P_PILE_N] - 1],
                                                 info, st.work, st.rem, st.m1, st.stw, st.lay_out)
-    n = list_draws(seat, hands, public, legal, st.work, info, st.lay_out, st.rem, st.m1, st.stw,
-                   down, wants_deep(sids[seat], params[seat]))
+    n = _list_draws(search, seat, hands, public, legal, st.work, info, st.lay_out, st.rem, st.m1,
+                    st.stw, down, wants_deep(sids[seat], params[seat]))
     i = _decide(DRAW, sids, fns[0], seat, hands, public, private, legal, params, rngs)
     if i < 0 or i >= n:
         return BAD_DRAW, seat, i, top, top_n, -1
     code = legal[1 + i]
     forced = -1
     if code == D_STOCK:
-        status, es, ev = buy_round(seat, rules[RU.R_PLAYERS], last_discarder, sids, fns[1],
+        status, es, ev = _buy_round(search, seat, rules[RU.R_PLAYERS], last_discarder, sids, fns[1],
                                    hands, st.stock, public, private, legal, params, rngs, stats,
                                    rules, st.maybe, info, st.work, st.rem, st.m1, st.stw,
                                    st.lay_out, log, log_on)
@@ -747,13 +813,14 @@ def _lay(seat, turn, own, top, top_n, forced, fns, st, log, log_on, debug):
     hands, public, private, legal, stats, info, lay_out = (
         st.hands, st.public, st.private, st.legal, st.stats, st.info, st.lay_out)
     k_melds = info[I_NSETS] + info[I_NRUNS]
+    search = fns[5][0]
     down = False
     pen = -1
-    if forced >= 0 or can_lay_of(hands[seat], info, st.rem, st.m1, st.stw, lay_out):
-        pen = lay_of(hands[seat], info, st.rem, st.m1, st.stw, lay_out)
+    if forced >= 0 or _can_lay_of(search, hands[seat], info, st.rem, st.m1, st.stw, lay_out):
+        pen = _lay_of(search, hands[seat], info, st.rem, st.m1, st.stw, lay_out)
     st.maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
     if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
-        pen = lay_keeping_top(hands[seat], top, pen, info, st.work, st.rem, st.m1, st.stw,
+        pen = _lay_keeping_top(search, hands[seat], top, pen, info, st.work, st.rem, st.m1, st.stw,
                               lay_out)
     if pen >= 0:
         lay = True
@@ -893,13 +960,13 @@ def _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log
             emit(log, EV_SCORE, d, s, pen, totals[s], public[P_HAND_N + s], hands[s, JOKER])
 
 
-@njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on, debug, preset):
+def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on, debug, preset):
     """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
     Returns (status, error seat, value)."""
     public, private, stats = st.public, st.private, st.stats
     seats = rules[RU.R_PLAYERS]
-    first = _start_deal(seed_key, d, dealer, rules, st, log, log_on, preset)
+    search = fns[5][0]  # _search_of (see DEAL_FNS)
+    first = _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset)
     full = st.work  # expected counts for the debug check (work is reused below)
     if debug:
         full = np.zeros(NCODES, np.int64)
@@ -962,6 +1029,9 @@ def play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on, 
     return OK, 0, 0
 
 
+play_deal = njit(PLAY_DEAL_SIG, cache=True)(_play_deal)
+
+
 @njit(cache=True, inline="always")
 def board_of(game_index, rot_k):
     """Duplicate seating (rot_k > 0): games come in sets of rot_k that share their deals (the
@@ -969,12 +1039,13 @@ def board_of(game_index, rot_k):
     return game_index // rot_k if rot_k > 0 else game_index
 
 
-Ctx = namedtuple("Ctx", (
-    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
-    "rules", "sids", "params", "rot_k"))
-CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
-                        types.float64[:, ::1], types.int64), Ctx)
-FNS5 = types.Tuple((FNS, FNS, FNS, FNS, FNS))  # draw, buy, lay, layoff, discard
+
+
+@njit(cache=True, inline="always")
+def _by_seat(f, smap):
+    """A decision's functions by seat (``f`` has them by strategy slot)."""
+    return (f[smap[0]], f[smap[1]], f[smap[2]], f[smap[3]], f[smap[4]], f[smap[5]], f[smap[6]],
+            f[smap[7]])
 
 
 def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
@@ -983,8 +1054,9 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     go to deal_cols[:, row:row_end]. Seat s is played by strategy st.smap[s] = (s + rotation)
     % players (rotation = game_index % rot_k with duplicate seating, else 0). Returns (status,
     rows written); on an error ``err`` = (seat, strategy slot of the seat, value). Contract
-    Rummy has no deals mode (ctx.deals_mode is False). Written here rather than called: each
-    compiled level over play_deal optimizes it again."""
+    Rummy has no deals mode (ctx.deals_mode is False). Written here rather than called, and
+    play_deal called through its pointer in ``fns``: each compiled level over play_deal that
+    links it in optimizes it again."""
     rules, sids, run_params, rot_k = ctx.rules, ctx.sids, ctx.params, ctx.rot_k
     seed_key = R.game_key(ctx.seed, board_of(game_index, rot_k))
     seats = rules[RU.R_PLAYERS]
@@ -1011,11 +1083,14 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     capped = 0
     stalled = 0
     written = 0
+    deal_fn = fns[5][0]  # play_deal (see FNS7)
+    deal_fns = (_by_seat(fns[0], smap), _by_seat(fns[1], smap), _by_seat(fns[2], smap),
+            _by_seat(fns[3], smap), _by_seat(fns[4], smap), fns[6])
     for d in range(ndeals):
         if row + seats > row_end:
             return ROWS_FULL, written
-        status, es, ev = play_deal(seed_key, d, (dealer0 + d) % seats, rules, fns, st,
-                                   deal_cols, row, log, log_on, debug, preset)
+        status, es, ev = deal_fn(seed_key, d, (dealer0 + d) % seats, rules, deal_fns, st,
+                                 deal_cols, row, log, log_on, debug, preset)
         if status != OK:
             err[0] = es
             err[1] = smap[es] if 0 <= es < MAX_SEATS else es
@@ -1056,4 +1131,4 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     return OK, written
 
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS5, np.int32, LOG_W)
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS7, np.int32, LOG_W)
