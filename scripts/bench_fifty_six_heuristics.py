@@ -65,7 +65,9 @@ def main() -> None:
     results["rates"]["evaluator-vs-conventional-duplicate"] = {str(cores): round(mixed)}
     print(f"{'eval v conv':<14}{'':>14}{mixed:>14,.0f}   (duplicate seating)")
 
-    from simulator.games.fifty_six.kernel import play_blocks as kernel
+    from simulator.games.fifty_six.kernel import KERNEL
+
+    kernel = KERNEL.play_blocks
 
     before = len(kernel.signatures)
     times = sweep([float(v) for v in range(-4, 6)])

@@ -125,6 +125,11 @@ class Kernel:
                                I64_1D, types.int64, types.int64, types.boolean, types.boolean,
                                I32_2D, I64_1D, I32_2D, I64_1D, types.int64[:, ::1])
         self.play_blocks = njit(block_sig, cache=True, nogil=True)(_play_blocks)
+        # called through its compiled entry point, which unboxes the arguments by the
+        # signature: Numba's argument matching keys namedtuples by their field types alone,
+        # so a second game whose Ctx has the same field types would be refused (seen: 56 then
+        # Contract Rummy in one process)
+        self._blocks_entry = _entry(self.play_blocks)
         self._replay = None
 
     def run_blocks(self, ctx, fns, starts, ends, row_starts, row_ends, per_block_rows, debug,
@@ -140,9 +145,9 @@ class Kernel:
         args = (self.new_state, self.play_one, ctx, fns, no_log, no_preset, *arrays)
         tail = (bool(per_block_rows), bool(debug), *out)
         if n == 1:
-            self.play_blocks(*args, 0, 1, *tail)
+            self._blocks_entry(*args, 0, 1, *tail)
             return
-        futures = [_pool(n).submit(self.play_blocks, *args, t, n, *tail) for t in range(n)]
+        futures = [_pool(n).submit(self._blocks_entry, *args, t, n, *tail) for t in range(n)]
         for f in futures:
             f.result()
 
@@ -160,11 +165,17 @@ class Kernel:
             here = numba.config.CACHE_DIR
             numba.config.CACHE_DIR = self.cache_dir
             try:
-                self._replay = njit(sig, cache=True)(_replay)
+                self._replay = _entry(njit(sig, cache=True)(_replay))
             finally:
                 numba.config.CACHE_DIR = here
         return self._replay(self.new_state, self.play_one, ctx, fns, int(game_index), log,
                             bool(debug), preset, int(cap), int(ncols), int(gcols))
+
+
+def _entry(dispatcher):
+    """The compiled entry point of a dispatcher compiled for one explicit signature."""
+    (sig,) = dispatcher.signatures
+    return dispatcher.overloads[sig].entry_point
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}

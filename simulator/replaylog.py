@@ -35,13 +35,15 @@ def logged_game(game, prepared, game_index: int, described: list[dict], debug: b
 
 
 
-def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int, *,
-           deals_mode: bool, preset_deck, debug: bool, registry, seating: str, cap: int,
-           decode):
+def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int, *, decode,
+           room, deals_mode: bool = False, preset_deck=None, debug: bool = True,
+           registry=None, seating: str = "auto"):
     """What every game's replay shares: the strategies resolved and seated as ``cardsim run``
-    would seat them (so game ``game_index`` is the game of that run), the game played with
-    the log on, ``decode(log, described, rot_k)`` turning the log into events. Returns
-    (events, deal rows, game row)."""
+    would seat them (``seating``; so game ``game_index`` is the game of that run), the game
+    played with the log on (``preset_deck``: card codes replacing the first deal's shuffle),
+    and the log turned into events by the game's ``decode(log, seed, game_index, rules,
+    described, deals_mode, rot_k)``; ``room(rules, deals_mode)`` is the deal rows to start
+    with. Returns (events, deal rows, game row)."""
     from simulator.batch import seating_rotations
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
@@ -49,7 +51,14 @@ def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int,
     ctx, fns = game.prepare(rules, defs, params, rot_k)
     ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
     log, deal_cols, game_row = logged_game(game, (ctx, fns), game_index, described, debug,
-                                           preset_deck, cap=cap)
-    events = decode(log, described, rot_k)
+                                           preset_deck, cap=room(rules, deals_mode))
+    events = decode(log, seed, game_index, rules, described, deals_mode, rot_k)
     deals = game.frames(deal_cols, game_row[None, :], game_index, deals_mode)[0]
     return events, deals, game_row
+
+
+def log_events(log: np.ndarray):
+    """The rows of an event log (row 0 holds the count): (kind, the first six fields as
+    ints, the whole row for the wider events)."""
+    for row in log[1:int(log[0, 0]) + 1]:
+        yield int(row[0]), tuple(int(x) for x in row[1:7]), row

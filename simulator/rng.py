@@ -77,3 +77,15 @@ def shuffle(rng, a, n):
             a[j] = t
             i -= 1
 
+
+
+@njit(cache=True, inline="always")
+def shuffle_or_preset(deck, n, preset, use_preset, rng):
+    """The deck of a deal, filled in order by the caller: replaced by ``preset`` (a hand-made
+    position, for tests and replays of given hands) when ``use_preset`` and the preset has
+    the deck's ``n`` cards, else shuffled."""
+    if use_preset and preset.shape[0] == n:
+        for i in range(n):
+            deck[i] = preset[i]
+    else:
+        shuffle(rng, deck, n)

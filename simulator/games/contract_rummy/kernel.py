@@ -671,13 +671,9 @@ def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
 
     dr = st.rngs[MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
-    if preset.shape[0] == ncards and d == 0:
-        for i in range(ncards):
-            deck[i] = preset[i]
-    else:
-        for i in range(ncards):
-            deck[i] = i % 52 if i < 52 * ndecks else JOKER
-        R.shuffle(dr, deck, ncards)
+    for i in range(ncards):
+        deck[i] = i % 52 if i < 52 * ndecks else JOKER
+    R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
     if log_on:
         i = emit(log, EV_DEAL, d, dealer, first, info[I_NSETS], info[I_NRUNS], each)
         if i >= 0:

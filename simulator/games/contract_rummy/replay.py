@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import replay
+from simulator.replaylog import log_events, replay
 from simulator.cards import SUITS, name as card_name
 from simulator.games.contract_rummy import kernel as K
 from simulator.games.contract_rummy.outcomes import END_NAMES
@@ -44,32 +44,26 @@ def meld_dict(kind: int, key: int, nat: int, jok: int) -> dict:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
-             seating: str = "auto"):
+             **options):
     """Play one game with logging on. Returns (events, deal_rows, game_row). ``seating`` as
     in ``cardsim run`` (auto: duplicate seating when the seats' strategies differ), so game
     ``game_index`` is the game of that run.
 
     ``preset_deck`` (card codes of the first deal in dealing order: one card at a time from
     the dealer's left, then the upcard, then the stock from its top) replaces its shuffle."""
-    return replay(game, rules, strategies, seed, game_index, deals_mode=False,
-                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
-                  cap=game.expected_deals(rules),
-                  decode=lambda log, described, _: decode(log, seed, game_index, rules,
-                                                          described))
+    return replay(game, rules, strategies, seed, game_index, decode=decode,
+                  room=lambda rules, _: game.expected_deals(rules), **options)
 
 
-def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
-    n = int(log[0, 0])
+def decode(log: np.ndarray, seed, game_index, rules, described, deals_mode=False,
+           rot_k: int = 0) -> list[dict]:
     events: list[dict] = []
     deal = -1
     turn = 0
     seats = rules["players"]
     melds: list[list[int]] = []  # kind, key, nat, jok of the deal's table melds
     codes: list[int] = []
-    for row in log[1:n + 1]:
-        kind = int(row[0])
-        a, b, c, d, e, f = (int(x) for x in row[1:7])
+    for kind, (a, b, c, d, e, f), row in log_events(log):
         if kind == K.EV_GAME:
             events.append({"event": "game", "game": "contract-rummy", "seed": seed,
                            "game_index": game_index, "players": b, "first_dealer": c,

@@ -243,13 +243,9 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
     R.substream(dr, seed_key, R.SUB_DEAL, d)
     redeals = 0
     while True:
-        if preset.shape[0] == ncards and d == 0 and redeals == 0:
-            for i in range(ncards):  # a hand-made position (tests, replays of given hands)
-                deck[i] = preset[i]
-        else:
-            for i in range(ncards):
-                deck[i] = template[i]
-            R.shuffle(dr, deck, ncards)
+        for i in range(ncards):
+            deck[i] = template[i]
+        R.shuffle_or_preset(deck, ncards, preset, d == 0 and redeals == 0, dr)
         for k in range(n_act):
             s = order[k]
             for i in range(hsize):

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from simulator.cards import name as card_name
-from simulator.replaylog import replay
+from simulator.replaylog import log_events, replay
 from simulator.games.fifty_six import kernel as K
 from simulator.games.fifty_six.view import (
     DOUBLE, FORM_NAMES, PASS, REDOUBLE, TRUMP_HIDDEN, TRUMP_NAMES, call_form, call_trump,
@@ -38,29 +38,22 @@ def _call(code: int) -> dict:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
-             seating: str = "auto"):
+             **options):
     """Play one game with logging on. Returns (events, deal_rows, game_row).
 
     ``preset_deck`` (card codes, dealt in blocks of a hand each starting at the dealer's right)
     replaces the shuffle of the first deal: a hand-made position.
     """
-    return replay(game, rules, strategies, seed, game_index, deals_mode=deals_mode,
-                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
-                  cap=1 if deals_mode else 32,
-                  decode=lambda log, described, rot_k: decode(
-                      log, seed, game_index, deals_mode, rules, described, rot_k))
+    return replay(game, rules, strategies, seed, game_index, decode=decode,
+                  room=lambda rules, deals_mode: 1 if deals_mode else 32, **options)
 
 
-def decode(log: np.ndarray, seed, game_index, deals_mode, rules, described,
+def decode(log: np.ndarray, seed, game_index, rules, described, deals_mode=False,
            rot_k: int = 0) -> list[dict]:
-    n = int(log[0, 0])
     events: list[dict] = []
     deal = -1
     teams = 2
-    for row in log[1:n + 1]:
-        kind = int(row[0])
-        a, b, c, d, e, f = (int(x) for x in row[1:7])
+    for kind, (a, b, c, d, e, f), row in log_events(log):
         if kind == K.EV_GAME:
             events.append({"event": "game", "game": "fifty-six", "seed": seed,
                            "game_index": game_index, "mode": "deals" if e else "games",

@@ -632,13 +632,9 @@ def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_
     fsize = rules[RU.R_FOOT]
     dr = st.rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
-    if preset.shape[0] == ncards and d == 0:
-        for i in range(ncards):
-            deck[i] = preset[i]
-    else:
-        for i in range(ncards):
-            deck[i] = FULL_DECK[i]
-        R.shuffle(dr, deck, ncards)
+    for i in range(ncards):
+        deck[i] = FULL_DECK[i]
+    R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
     if log_on:
         emit(log, EV_DEAL, d, dealer, first, need, ncards, 0)
         for off in range(0, ncards, 16):

@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import replay
+from simulator.replaylog import log_events, replay
 from simulator.cards import name as card_name
 from simulator.games.hand_and_foot import kernel as K
 from simulator.games.hand_and_foot.outcomes import END_NAMES
@@ -37,29 +37,23 @@ def _target(t: int) -> str:
 
 
 def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: int,
-             deals_mode: bool = False, preset_deck=None, debug: bool = True, registry=None,
-             seating: str = "auto"):
+             **options):
     """Play one game with logging on. Returns (events, deal_rows, game_row). Hand and Foot
     seats are fixed; ``seating`` is checked as ``cardsim run`` checks it.
 
     ``preset_deck`` (card codes of the first deal in dealing order: hands from the first
     player round the table, then feet, then the stock from its top) replaces its shuffle."""
-    return replay(game, rules, strategies, seed, game_index, deals_mode=False,
-                  preset_deck=preset_deck, debug=debug, registry=registry, seating=seating,
-                  cap=rules["deals"] * game.n_teams(rules),
-                  decode=lambda log, described, _: decode(log, seed, game_index, rules,
-                                                          described))
+    return replay(game, rules, strategies, seed, game_index, decode=decode,
+                  room=lambda rules, _: rules["deals"] * game.n_teams(rules), **options)
 
 
-def decode(log: np.ndarray, seed, game_index, rules, described) -> list[dict]:
-    n = int(log[0, 0])
+def decode(log: np.ndarray, seed, game_index, rules, described, deals_mode=False,
+           rot_k: int = 0) -> list[dict]:
     events: list[dict] = []
     deal = -1
     turn = 0
     seats = rules["players"]
-    for row in log[1:n + 1]:
-        kind = int(row[0])
-        a, b, c, d, e, f = (int(x) for x in row[1:7])
+    for kind, (a, b, c, d, e, f), row in log_events(log):
         if kind == K.EV_GAME:
             events.append({"event": "game", "game": "hand-and-foot", "seed": seed,
                            "game_index": game_index, "players": b, "teams": c,
