@@ -74,11 +74,18 @@ class Runner:
             raise UsageError(f"{unit} {spec.count}: duplicate seating plays sets of "
                              f"{self.rotations} games on the same deals, so the count must be "
                              f"a multiple of {self.rotations} (or use --seating fixed)")
-        if self.rotations:
-            self.ctx = g.prepare(spec.rules, self.defs, self.params, rotations=self.rotations)
-        else:
-            self.ctx = g.prepare(spec.rules, self.defs, self.params)
+        self._ctx = None
         self._scratch: dict = {}  # row buffers reused from chunk to chunk (no page faults)
+
+    @property
+    def ctx(self):
+        """The kernel's inputs, made on first use: they hold the kernel's own functions, so
+        making them imports (and on a cold cache compiles) the kernel, which ``run`` times
+        and announces apart, after the strategies are checked."""
+        if self._ctx is None:
+            self._ctx = self.spec.game.prepare(self.spec.rules, self.defs, self.params,
+                                               self.rotations)
+        return self._ctx
 
     def play_rows(self, first: int, n: int, threads: int):
         """Kernel output for games first..first+n-1 in game order: deal table column-major
