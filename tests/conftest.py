@@ -1,5 +1,8 @@
 """Compile every game's kernel before the tests, one process per game, all at once.
 
+The tests themselves run on every core (pytest-xdist, ``-n auto`` in pyproject.toml), a test
+file to a worker.
+
 On a cold Numba cache (a fresh clone, CI, or after editing a kernel) each game's kernel
 otherwise compiles inside whichever test first needs it, one game after another on one core;
 compiled side by side they take the time of the slowest. On a warm cache each process only
@@ -10,12 +13,17 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 _LOAD = ("import sys; from simulator.games import get_game; "
          "get_game(sys.argv[1]).load_kernel()")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
-    if os.environ.get("CARDSIM_TEST_NO_PRECOMPILE"):
+    # once, in the main process: pytest-xdist's workers (PYTEST_XDIST_WORKER) start later and
+    # load the kernels from the cache
+    if os.environ.get("CARDSIM_TEST_NO_PRECOMPILE") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     from simulator.games import GAMES
 

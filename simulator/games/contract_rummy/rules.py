@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from simulator.errors import UsageError
-from simulator.rules import Field, RuleSet
+from simulator.rules import Field, RuleSet, Slots
 
 MAX_DEALS = 16
 MAX_SEATS = 8
@@ -166,11 +166,25 @@ RULES = RuleSet("contract-rummy", FIELDS, check, presets={
     "single_deck": {"decks": 1, "jokers": 1},
 })
 
-(R_PLAYERS, R_DECKS, R_JOKERS, R_NCARDS, R_DEALS, R_MIN_RUN, R_MAX_MELD, R_ACE_LOW,
- R_RUNS_DISTINCT, R_ALL_AT_ONCE, R_LAYOFF_SETS, R_BUYING, R_BUY_LIMIT, R_MAX_RESHUFFLES,
- R_MAX_TURNS) = range(15)
-R_CONTRACTS = 16  # [MAX_DEALS x 3]: sets, runs, cards dealt
-R_LEN = R_CONTRACTS + 3 * MAX_DEALS
+# the kernel's rule vector (to_array), its positions handed out by name
+_S = Slots()
+R_PLAYERS = _S.one("players")
+R_DECKS = _S.one("decks")
+R_JOKERS = _S.one("jokers")
+R_NCARDS = _S.one("cards in the deck")
+R_DEALS = _S.one("deals (contracts)")
+R_MIN_RUN = _S.one("min_run")
+R_MAX_MELD = _S.one("max_contract_meld (0: none)")
+R_ACE_LOW = _S.one("ace_low")
+R_RUNS_DISTINCT = _S.one("runs_distinct_suits")
+R_ALL_AT_ONCE = _S.one("last_deal_all_at_once")
+R_LAYOFF_SETS = _S.one("lay_off_sets")
+R_BUYING = _S.one("buying")
+R_BUY_LIMIT = _S.one("buy_limit")
+R_MAX_RESHUFFLES = _S.one("max_reshuffles")
+R_MAX_TURNS = _S.one("max_turns")
+R_CONTRACTS = _S.block("contracts: sets, runs, cards dealt per deal", 3 * MAX_DEALS)
+R_LEN = _S.size
 
 
 def to_array(v: dict) -> np.ndarray:

@@ -5,7 +5,7 @@
 import numpy as np
 
 from simulator.errors import UsageError
-from simulator.rules import Field, RuleSet
+from simulator.rules import Field, RuleSet, Slots
 
 MAX_DEALS = 16
 BOOK_KINDS = ("clean", "dirty", "wild")
@@ -128,11 +128,28 @@ def check(v: dict) -> None:
 
 RULES = RuleSet("hand-and-foot", FIELDS, check)
 
-(R_PLAYERS, R_DECKS, R_HAND, R_FOOT, R_DEALS, R_BURY_TWOS, R_FIRST_IS_DEALER, R_DRAW,
- R_ONE_ACTION, R_PILE_TAKE, R_WILD_TOP, R_BLACK3_OUT, R_OUT_NO_DISCARD, R_NEED_CLEAN,
- R_NEED_DIRTY, R_NEED_WILD, R_FOOT_COUNTS, R_MAX_TURNS) = range(18)
-R_MIN_MELD = 24
-R_LEN = R_MIN_MELD + MAX_DEALS
+# the kernel's rule vector (to_array), its positions handed out by name
+_S = Slots()
+R_PLAYERS = _S.one("players")
+R_DECKS = _S.one("decks")
+R_HAND = _S.one("hand_size")
+R_FOOT = _S.one("foot_size")
+R_DEALS = _S.one("deals")
+R_BURY_TWOS = _S.one("upcard_buried is threes_and_wilds")
+R_FIRST_IS_DEALER = _S.one("first_player is hand_dealer")
+R_DRAW = _S.one("draw_count")
+R_ONE_ACTION = _S.one("one_meld_action_per_turn")
+R_PILE_TAKE = _S.one("pile_take (0: all)")
+R_WILD_TOP = _S.one("pickup_wild_top")
+R_BLACK3_OUT = _S.one("black_threes_meld_going_out")
+R_OUT_NO_DISCARD = _S.one("go_out_without_discard")
+R_NEED_CLEAN = _S.one("books_to_go_out clean")
+R_NEED_DIRTY = _S.one("books_to_go_out dirty")
+R_NEED_WILD = _S.one("books_to_go_out wild")
+R_FOOT_COUNTS = _S.one("unplayed_foot_counts")
+R_MAX_TURNS = _S.one("max_turns")
+R_MIN_MELD = _S.block("min_meld per deal", MAX_DEALS)
+R_LEN = _S.size
 
 
 def n_teams(players: int) -> int:
