@@ -47,12 +47,12 @@ def play_one(game, rules: dict, strategies: list[str], seed: int, game_index: in
                   room=lambda rules, _: rules["deals"] * game.n_teams(rules), **options)
 
 
-def decode(log: np.ndarray, seed, game_index, rules, described, deals_mode=False,
-           rot_k: int = 0) -> list[dict]:
-    events: list[dict] = []
+def decode(log: np.ndarray, seed, game_index, rules, described, *_) -> list[dict]:
+    """The events of a logged game (``*_``: deals mode and rotation, which it has not)."""
+    seats = rules["players"]
     deal = -1
     turn = 0
-    seats = rules["players"]
+    events: list[dict] = []
     for kind, (a, b, c, d, e, f), row in log_events(log):
         if kind == K.EV_GAME:
             events.append({"event": "game", "game": "hand-and-foot", "seed": seed,
