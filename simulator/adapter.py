@@ -26,15 +26,15 @@ class GameAdapter(GameStrategies):
         install or an edit) and loads it from Numba's cache otherwise."""
         import_module(self.kernel_module)
 
-    def run_blocks(self, ctx, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
+    def run_blocks(self, prepared, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         """Play blocks of a chunk through the game's engine kernel (simulator.engine) and
-        return its output arrays (see ``row_buffers``). ``ctx`` is what ``prepare`` returned;
-        a pair (Ctx, fns): the Ctx's seed and mode are set here."""
+        return its output arrays (see ``row_buffers``). ``prepared`` is what ``prepare``
+        returned, (Ctx, fns); the Ctx's seed and mode are set here."""
         k = import_module(self.kernel_module).KERNEL
         ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
         out = self.row_buffers(scratch, starts, ends, row_ends, ngames)
-        ctx, fns = ctx
+        ctx, fns = prepared
         ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
         k.run_blocks(ctx, fns, starts, ends, row_starts, row_ends, deals_mode, debug, out)
         return out

@@ -34,7 +34,6 @@ def logged_game(game, prepared, game_index: int, described: list[dict], debug: b
     return log, deal_cols, game_row
 
 
-
 def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int, *, decode,
            room, deals_mode: bool = False, preset_deck=None, debug: bool = True,
            registry=None, seating: str = "auto"):
