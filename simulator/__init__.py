@@ -7,6 +7,26 @@ __version__ = "0.1.0"
 
 configure_numba_cache()  # before numba is imported anywhere
 
+
+
+def _import_numba() -> None:
+    """Import numba without scipy. Numba checks whether scipy provides a BLAS when it loads
+    its array functions, which imports scipy.linalg: a sixth of a warm start, for linear algebra that no kernel
+    uses. Numba imports scipy when a function needing it is compiled, as usual; a process
+    that already has scipy keeps it."""
+    import sys
+
+    if "numba" in sys.modules or "scipy" in sys.modules:
+        return
+    sys.modules["scipy"] = None  # an import of scipy fails while this stands
+    try:
+        import numba.np.arraymath  # noqa: F401  (where the check is)
+    finally:
+        del sys.modules["scipy"]
+
+
+_import_numba()
+
 from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
 
 # Plug-in strategies are first-class function values, which numba still labels experimental.

@@ -26,6 +26,11 @@ class GameAdapter(GameStrategies):
         install or an edit) and loads it from Numba's cache otherwise."""
         import_module(self.kernel_module)
 
+    def kernel_ready(self) -> None:
+        """Wait until the kernel's functions compiled aside (on a cold cache) are loaded
+        (engine.Kernel.ready)."""
+        import_module(self.kernel_module).KERNEL.ready()
+
     def run_blocks(self, prepared, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
                    scratch=None):
         """Play blocks of a chunk through the game's engine kernel (simulator.engine) and
@@ -49,17 +54,25 @@ class GameAdapter(GameStrategies):
         games = to_frame(game_cols, o.GAME_COLUMNS, o.GAME_NULL_IF_NEGATIVE, index_base=first)
         return deals, self.finish_games(games)
 
-    @staticmethod
-    def pack_strategies(defs, params, slots: int, builtin_ids: dict, decisions):
+    def pack_strategies(self, defs, params, slots: int, builtin_ids: dict, decisions):
         """Kernel inputs for the strategies of ``slots`` teams or seats: built-in ids (-1: call
         the function), one tuple of functions per decision (padded with the last one, so the
         kernel's tuple types never depend on the player count) and the padded parameter rows."""
         sids = np.full(slots, -1, np.int64)
         for t, d in enumerate(defs):
             sids[t] = -1 if d.plugin else builtin_ids.get(d.name, -1)
+        arg_types = self.plugin_interface()[0].args
         fns = []
         for decision in decisions:
             per_slot = [d.decisions[decision] for d in defs]
+            for d in defs:
+                if not d.plugin:
+                    # compiled (or loaded) by argument types first, as a kernel calling a
+                    # built-in directly caches it: turning it into a function pointer looks
+                    # it up by the whole signature, a second cache entry that a cold run never
+                    # wrote, so the first warm run compiled it again. (A plug-in is compiled
+                    # by the whole signature, which also makes its return value an int64.)
+                    d.decisions[decision].compile(arg_types)
             fns.append(tuple(per_slot + [per_slot[-1]] * (slots - len(per_slot))))
         padded = np.zeros((slots, params.shape[1]), np.float64)
         padded[: params.shape[0]] = params

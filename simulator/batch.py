@@ -230,8 +230,10 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     resumed = len(done)
     if spec.backend == "local":
         numba.set_num_threads(threads)
-        # compiling (first run) or loading the kernel is timed apart from the simulation
-        load_s = announce_compile(g.name, g.load_kernel, enabled=progress)
+        # compiling (first run) or loading the kernel and the strategies' decisions (turned
+        # into function pointers by runner.ctx) is timed apart from the simulation
+        load_s = announce_compile(g.name, lambda: (g.load_kernel(), runner.ctx,
+                                                   g.kernel_ready()), enabled=progress)
     else:
         load_s = 0.0  # the workers load it (ray section of run.json)
     started = _dt.datetime.now(_dt.timezone.utc)

@@ -29,6 +29,8 @@ converts the strategy tuples again (about 1.5 ms).
 """
 from __future__ import annotations
 
+import os
+from collections import namedtuple
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -41,6 +43,18 @@ BAD = 4  # BAD + i: an illegal answer to decision i of the game's decision list
 ERR_W = 3  # err: seat, strategy slot, value
 
 PLAY_RESULT = types.UniTuple(types.int64, 2)
+
+# What is fixed for a run, as 56 and Contract Rummy take it (every game's Ctx starts with seed
+# and deals_mode: simulator.adapter); Hand and Foot's has no rot_k.
+Ctx = namedtuple("Ctx", ("seed", "deals_mode", "rules", "sids", "params", "rot_k"))
+CTX = types.NamedTuple((types.uint64, types.boolean, types.int64[::1], types.int64[::1],
+                        types.float64[:, ::1], types.int64), Ctx)
+
+
+def state_type(new_state, ctx_type):
+    """The type of the State of views ``new_state`` returns (compiling it, into the cache), for
+    the signature of a game's play_deal."""
+    return njit((ctx_type,), cache=True)(new_state).nopython_signatures[0].return_type.types[1]
 I32_2D = types.int32[:, ::1]
 I64_1D = types.int64[::1]
 
@@ -101,11 +115,23 @@ class Kernel:
     for its context type ``ctx_type`` and preset deck type, with the shared block loop, and
     the replay driver compiled on first use (a plain run never needs it). Create it at the
     end of the game's kernel module, so that it compiles (or loads from the cache) when the
-    kernel is imported."""
+    kernel is imported.
 
-    def __init__(self, new_state, play_one, ctx_type, fns_type, preset_dtype, log_w: int):
+    ``pointers``: (dispatcher, signature) pairs of the game's functions that ``play_one``
+    reaches through ``fns`` (its ``play_deal`` first), each decorated without a signature so
+    that importing the module compiles nothing. On a cold cache the first is compiled in a
+    child process while this one compiles the rest (about half the cold start on two cores);
+    ``ready()`` waits for it."""
+
+    def __init__(self, new_state, play_one, ctx_type, fns_type, preset_dtype, log_w: int,
+                 pointers=()):
         import numba
 
+        # by argument types, as a direct call from compiled code looks them up: a pointer
+        # conversion then finds them compiled (see adapter.pack_strategies)
+        self._pointers = [(d, tuple(sig.args)) for d, sig in pointers]
+        self._child = _compile_aside(*self._pointers[0]) if self._pointers else None
+        self._waiting = bool(self._pointers)
         self.log_w = log_w
         self.preset_dtype = np.dtype(preset_dtype)
         preset_type = types.Array(numba.from_dtype(self.preset_dtype), 1, "C")
@@ -118,7 +144,7 @@ class Kernel:
         play_sig = PLAY_RESULT(ctx_type, fns_type, self.state_type, types.int64, I32_2D, types.int64,
                                types.int64, types.int32[::1], I64_1D, I32_2D, types.boolean,
                                types.boolean, preset_type)
-        self.play_one = njit(play_sig, cache=True)(play_one)
+        self.play_one = njit(play_sig, cache=True, no_cpython_wrapper=True)(play_one)
         self._fns = (types.FunctionType(ns_sig), types.FunctionType(play_sig))
         self._preset_type = preset_type
         block_sig = types.void(*self._fns, ctx_type, fns_type, I32_2D, preset_type, I64_1D, I64_1D, I64_1D,
@@ -131,12 +157,26 @@ class Kernel:
         # Contract Rummy in one process)
         self._blocks_entry = _entry(self.play_blocks)
         self._replay = None
+        for d, args in self._pointers[1:]:
+            d.compile(args)
+
+    def ready(self) -> None:
+        """Wait for the child compiling the first of ``pointers`` and load what it cached (or
+        compile it here, if the child failed)."""
+        if self._waiting:
+            if self._child is not None:
+                os.waitpid(self._child, 0)
+                self._child = None
+            d, args = self._pointers[0]
+            d.compile(args)
+            self._waiting = False
 
     def run_blocks(self, ctx, fns, starts, ends, row_starts, row_ends, per_block_rows, debug,
                    out) -> None:
         """Play the blocks of a chunk on ``threads()`` threads at once, thread t playing blocks
         t, t + n, t + 2n ... (blocks write disjoint parts of ``out`` = (deal_cols, deal_n,
         game_rows, stopped, errs), so the tables do not depend on the thread count)."""
+        self.ready()
         arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
                        for a in (starts, ends, row_starts, row_ends))
         n = max(1, min(threads(), len(starts)))
@@ -154,6 +194,7 @@ class Kernel:
     def replay(self, ctx, fns, game_index, log, debug, preset, cap, ncols, gcols):
         """``_replay`` for one game, compiled into the game's cache folder on first use.
         ``preset``: None, or the card codes that replace the first deal's shuffle."""
+        self.ready()
         preset = np.zeros(0, self.preset_dtype) if preset is None else np.ascontiguousarray(
             preset, self.preset_dtype)
         if self._replay is None:
@@ -170,6 +211,42 @@ class Kernel:
                 numba.config.CACHE_DIR = here
         return self._replay(self.new_state, self.play_one, ctx, fns, int(game_index), log,
                             bool(debug), preset, int(cap), int(ncols), int(gcols))
+
+
+def _compile_aside(dispatcher, args):
+    """On a cold cache and a machine with two cores or more, fork a child that compiles
+    ``dispatcher`` for ``args`` and saves it to Numba's cache, and nothing else: the functions
+    it compiles on the way are linked into it, and this process may be compiling some of them
+    at the same time (two processes saving one function could pair an index entry with the
+    other's code). Returns the child's pid, or None."""
+    import warnings
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cache = getattr(dispatcher, "_cache", None)
+    if (not hasattr(os, "fork") or (cpus or 1) < 2 or cache is None
+            or type(cache).__name__ == "NullCache"
+            or cache.load_overload(args, dispatcher.targetctx) is not None):
+        return None
+    with warnings.catch_warnings():  # Python 3.12+ warns of forking a threaded process; the
+        warnings.simplefilter("ignore", DeprecationWarning)  # child only compiles
+        pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:
+        from numba.core.caching import Cache
+
+        save = Cache.save_overload
+
+        def save_only_it(self, sig, data):
+            if self._py_func is dispatcher.py_func:
+                save(self, sig, data)
+
+        Cache.save_overload = save_only_it
+        dispatcher.compile(args)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _entry(dispatcher):

@@ -12,7 +12,7 @@ def random_choice(mine, public, private, legal, params, rng):
     return below(rng, legal[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def index_of(legal, code, missing):
     """The index of action ``code`` in the list, ``missing`` when it is not offered."""
     for i in range(legal[0]):

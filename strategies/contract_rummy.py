@@ -17,6 +17,7 @@ joker swaps, then jokers), discard the least useful card (duplicates and loners,
 penalty first; never a joker while anything else is held when ``keep_jokers``), and buy
 according to ``buy_policy`` (only matters with the rule ``buying=true``).
 """
+import numpy as np
 from numba import njit
 
 from simulator.games.contract_rummy.view import (
@@ -36,7 +37,7 @@ def _lays(mine, public, known, c):
     """Would card ``c`` let the hand lay its contract? (The kernel's answer when it gave one.)"""
     if known >= 0:
         return known == 1
-    return would_lay(mine, public, c)
+    return would_lay(mine, public, np.int64(c))  # int64 cards: one compiled copy
 
 
 @njit(cache=True)
@@ -102,7 +103,7 @@ def heuristic_buy(mine, public, private, legal, params, rng):
         return 0
     if _lays(mine, public, private[V_OFFER_LAYS], c):
         return 1
-    if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, c) >= 10.0:
+    if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, np.int64(c)) >= 10.0:
         return 1
     return 0
 
@@ -149,7 +150,7 @@ def heuristic_discard(mine, public, private, legal, params, rng):
         elif down:
             keep = -PENALTY[c] * 1.0
         else:
-            keep = usefulness(mine, public, c) - PENALTY[c] * 0.1
+            keep = usefulness(mine, public, np.int64(c)) - PENALTY[c] * 0.1
             if mine[c] >= 2:
                 keep -= 20.0  # a second copy of a card never helps the same meld
         if keep < best_k:

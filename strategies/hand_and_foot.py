@@ -16,7 +16,7 @@ parameterised player; their names are parameter presets that play differently:
 from numba import njit
 
 from simulator.games.hand_and_foot.view import (
-    ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, MELD, OP_ADD_JOKER, OP_ADD_NAT, P_HAND_N,
+    ASK, BLACK3, B3_T, DISCARD, DRAW, JOKER, MELD, OP_ADD_JOKER, OP_ADD_NAT, P_HAND_N,
     OP_ADD_TWO, OP_START2_JOKER, OP_START2_TWO, OP_START3, P_MIN_MELD, P_NEED_WILD, P_PILE_N,
     STOP, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_REACH, V_SEAT, V_STAGED, V_TEAM, VALUE, WILD_T,
     points_of,
@@ -101,40 +101,37 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 
 @njit(cache=True)
-def heuristic_decision(kind, mine, public, private, legal, params, rng):
+def heuristic_draw(mine, public, private, legal, params, rng):
+    take = 1 if public[P_PILE_N] >= params[PILE_MIN] else 0
+    return index_of(legal, take, 0)
+
+
+@njit(cache=True)
+def heuristic_ask(mine, public, private, legal, params, rng):
+    return index_of(legal, 1 if params[ASK_OUT] >= 0.5 else 0, 0)
+
+
+@njit(cache=True)
+def heuristic_grant(mine, public, private, legal, params, rng):
+    return index_of(legal, 1 if points_of(mine) <= params[GRANT_PTS] else 0, 0)
+
+
+@njit(cache=True, inline="always")
+def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
+    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer. Each
+    decision its own function: one taking ``kind`` would be compiled once per kind (a
+    constant at every call site)."""
+    if sid == 0:
+        return random_choice(mine, public, private, legal, params, rng)
     if kind == DRAW:
-        take = 1 if public[P_PILE_N] >= params[PILE_MIN] else 0
-        return index_of(legal, take, 0)
+        return heuristic_draw(mine, public, private, legal, params, rng)
     if kind == MELD:
         return heuristic_meld(mine, public, private, legal, params, rng)
     if kind == DISCARD:
         return heuristic_discard(mine, public, private, legal, params, rng)
     if kind == ASK:
-        return index_of(legal, 1 if params[ASK_OUT] >= 0.5 else 0, 0)
-    return index_of(legal, 1 if points_of(mine) <= params[GRANT_PTS] else 0, 0)
-
-
-@njit(cache=True)
-def heuristic_draw(mine, public, private, legal, params, rng):
-    return heuristic_decision(DRAW, mine, public, private, legal, params, rng)
-
-
-@njit(cache=True)
-def heuristic_ask(mine, public, private, legal, params, rng):
-    return heuristic_decision(ASK, mine, public, private, legal, params, rng)
-
-
-@njit(cache=True)
-def heuristic_grant(mine, public, private, legal, params, rng):
-    return heuristic_decision(GRANT, mine, public, private, legal, params, rng)
-
-
-@njit(cache=True, inline="always")
-def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
-    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer."""
-    if sid == 0:
-        return random_choice(mine, public, private, legal, params, rng)
-    return heuristic_decision(kind, mine, public, private, legal, params, rng)
+        return heuristic_ask(mine, public, private, legal, params, rng)
+    return heuristic_grant(mine, public, private, legal, params, rng)
 
 
 def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0):

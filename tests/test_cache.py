@@ -73,3 +73,46 @@ def test_a_second_process_loads_every_kernel_from_the_cache(game):
     second = subprocess.run(run, capture_output=True, text=True, timeout=900)
     assert second.returncode == 0, second.stderr
     assert second.stdout.strip() == "", f"compiled again: {second.stdout.strip()}"
+
+
+_ASIDE = """
+import os
+from numba import njit, types
+from simulator.engine import _compile_aside
+
+@njit(cache=True)
+def helper(x):
+    return x + 1
+
+@njit(cache=True)
+def big(x):
+    return helper(x) * 2
+
+args = (types.int64,)
+pid = _compile_aside(big, args)
+os.waitpid(pid, 0)
+print(big._cache.load_overload(args, big.targetctx) is not None,
+      helper._cache.load_overload(args, helper.targetctx) is not None,
+      _compile_aside(big, args) is None, big(3))
+"""
+
+
+def test_a_function_compiled_aside_is_cached_alone(tmp_path):
+    """On a cold cache engine.Kernel compiles a game's play_deal in a forked child while the
+    parent compiles the rest: the child saves that function to the cache and nothing it
+    compiled on the way (the parent may be saving those at the same time), and a warm cache
+    forks nothing."""
+    import os
+    import subprocess
+    import sys
+
+    if not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:  # as _compile_aside
+        pytest.skip("compiles aside only with fork and two cores")
+    script = tmp_path / "aside.py"
+    script.write_text(_ASIDE)
+    env = {k: v for k, v in os.environ.items() if k != "_CARDSIM_CACHE_SET"}
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(_cache.ROOT))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "False", "True", "8"]

@@ -26,7 +26,9 @@ from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.bits import ctz, popcount
-from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from simulator.engine import (
+    BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
+)
 from simulator.nrt import borrow
 from simulator.tables import emit
 from simulator.games.contract_rummy import outcomes as O
@@ -117,11 +119,11 @@ def _new_state(ctx):
 
 
 @njit(cache=True, inline="always")
-def _decide(kind, sids, fns, seat, hands, public, private, legal, params, rngs):
-    """Decision ``kind`` of ``seat``, through its strategy's pointer ``fns[seat]`` (_play_one
-    orders the tuples by seat), built-ins too: direct calls would link the strategies (and
-    the contract search under would_lay) into play_deal, to be optimized there again."""
-    return fns[seat](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
+def _decide(kind, smap, fns, seat, hands, public, private, legal, params, rngs):
+    """Decision ``kind`` of ``seat``, through the pointer of the strategy slot playing it,
+    ``fns[smap[seat]]``, built-ins too: direct calls would link the strategies (and the
+    contract search under would_lay) into play_deal, to be optimized there again."""
+    return fns[smap[seat]](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
 
 
 # ---------------------------------------------------------------- contract search wrappers
@@ -132,7 +134,7 @@ I64_2D = types.int64[:, ::1]
 SEARCH_SIG = types.int64(I64_1D, I64_1D, I64_2D, I64_1D, I64_2D, I64_2D, types.boolean)
 
 
-@njit(SEARCH_SIG, cache=True)
+@njit(cache=True)  # compiled by the Kernel, for SEARCH_SIG
 def _search_of(mine, info, rem, m1, stw, out, optimize):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
     ``optimize`` the laying with the fewest penalty points left (in ``out``) and that penalty,
@@ -178,7 +180,7 @@ def can_lay_of(mine, info, rem, m1, stw, out):
 @njit(cache=True, inline="always")
 def lays_with(search, mine, c, info, work, rem, m1, stw, out):
     """1 if the hand with one more card ``c`` can lay the contract, else 0."""
-    if not could_join(mine, c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+    if not could_join(mine, np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                       info[I_ACE_LOW] == 1):
         return 0
     for k in range(NCODES):
@@ -195,7 +197,9 @@ def layout_cards(out, k):
     return np.int64(t)
 
 
-@njit(cache=True)
+# explicit signatures: called with int32 and int64 cards, literal and variable kinds, each
+# mix would compile a copy (docs/design.md, "Compile time")
+@njit(types.boolean(types.int64[:, ::1], types.int64, types.int64), cache=True)
 def layout_has(out, k, c):
     """Does the laying in ``out`` meld card ``c`` (a joker: any joker)?"""
     for i in range(k):
@@ -244,7 +248,7 @@ def lay_down(seat, hands, public, stats, out, k, log, log_on):
             emit(log, EV_LAY, seat, m, kind, key, nat, jok)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(legal, n, code):
     if n + 1 < LEGAL_LEN:
         n += 1
@@ -313,8 +317,8 @@ def list_layoffs(seat, hands, public, legal, forced, info, top):
                     b2 = P_MELDS + m2 * MW
                     kind2, nat2, jok2 = public[b2 + M_KIND], public[b2 + M_NAT], public[b2 + M_JOK]
                     if m2 == m:
-                        nat2 = nat | bit(p)
-                        jok2 = jok & ~bit(p)
+                        nat2 = np.int32(nat | bit(p))  # int32 like the table's fields:
+                        jok2 = np.int32(jok & ~bit(p))  # one compiled slot_open
                     if kind2 == SET:
                         if not sets_ok:
                             continue
@@ -441,7 +445,7 @@ def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1
     if deep and pn >= 2:
         if down:
             for i in range(pn - 2, -1, -1):
-                if fits_table(public, public[P_PILE + i]):
+                if fits_table(public, np.int64(public[P_PILE + i])):
                     n = _push(legal, n, D_DEEP + i)
         else:
             # the whole pile with the hand: no laying there, none from a part of it
@@ -498,7 +502,8 @@ def stock_pop(stock, public):
     return stock[n]
 
 
-@njit(cache=True)
+@njit(types.void(types.int32[:, ::1], types.int64, types.int32[::1], types.int64, types.boolean),
+      cache=True)
 def _emit_cards(log, kind, arr, n, reverse):
     """Card codes as rows of 16 (``reverse``: from arr[n-1] down)."""
     for off in range(0, n, 16):
@@ -510,7 +515,7 @@ def _emit_cards(log, kind, arr, n, reverse):
 
 
 @njit(cache=True, inline="always")
-def _buy_round(search, seat, seats, last_discarder, sids, fns, hands, stock, public, private,
+def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stock, public, private,
                legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log,
                log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
@@ -532,7 +537,7 @@ def _buy_round(search, seat, seats, last_discarder, sids, fns, hands, stock, pub
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
-        a = _decide(BUY, sids, fns, b, hands, public, private, legal, params, rngs)
+        a = _decide(BUY, smap, fns, b, hands, public, private, legal, params, rngs)
         private[b, V_OFFER] = -1
         if a < 0 or a > 1:
             return BAD_BUY, b, a
@@ -553,9 +558,10 @@ def _buy_round(search, seat, seats, last_discarder, sids, fns, hands, stock, pub
 @njit(cache=True, inline="always")
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
               params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
-    return _buy_round(_search_of, seat, seats, last_discarder, sids, fns, hands, stock, public,
-                      private, legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw,
-                      out, log, log_on)
+    """_buy_round with seat s played by strategy slot s (for tests)."""
+    return _buy_round(_search_of, seat, seats, last_discarder, sids, np.arange(MAX_SEATS), fns,
+                      hands, stock, public, private, legal, params, rngs, stats, rules, maybe,
+                      info, work, rem, m1, stw, out, log, log_on)
 
 
 @njit(cache=True)
@@ -628,16 +634,10 @@ def set_deal_info(rules, d, info, public):
     public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
 
 
-Ctx = namedtuple("Ctx", (
-    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
-    "rules", "sids", "params", "rot_k"))
-CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
-                        types.float64[:, ::1], types.int64), Ctx)
-# the State type (of _new_state's views), for play_deal's signature
-STATE = njit((CTX,), cache=True)(_new_state).nopython_signatures[0].return_type.types[1]
+STATE = state_type(_new_state, CTX)  # for play_deal's signature
 I32_2D = types.int32[:, ::1]
-# play_deal's fns: the five decisions' tuples (by seat), then (_search_of,): the search through
-# its pointer, not linked into play_deal
+# play_deal's fns: the five decisions' tuples (by strategy slot), then (_search_of,): the
+# search through its pointer, not linked into play_deal
 DEAL_FNS = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(SEARCH_SIG),
                                                                1)))
 PLAY_DEAL_SIG = types.UniTuple(types.int64, 3)(
@@ -763,13 +763,13 @@ def _draw(seat, down, last_discarder, rules, fns, st, log, log_on):
                                                 info, st.work, st.rem, st.m1, st.stw, st.lay_out)
     n = _list_draws(search, seat, hands, public, legal, st.work, info, st.lay_out, st.rem, st.m1,
                     st.stw, down, wants_deep(sids[seat], params[seat]))
-    i = _decide(DRAW, sids, fns[0], seat, hands, public, private, legal, params, rngs)
+    i = _decide(DRAW, st.smap, fns[0], seat, hands, public, private, legal, params, rngs)
     if i < 0 or i >= n:
         return BAD_DRAW, seat, i, top, top_n, -1
     code = legal[1 + i]
     forced = -1
     if code == D_STOCK:
-        status, es, ev = _buy_round(search, seat, rules[RU.R_PLAYERS], last_discarder, sids, fns[1],
+        status, es, ev = _buy_round(search, seat, rules[RU.R_PLAYERS], last_discarder, sids, st.smap, fns[1],
                                    hands, st.stock, public, private, legal, params, rngs, stats,
                                    rules, st.maybe, info, st.work, st.rem, st.m1, st.stw,
                                    st.lay_out, log, log_on)
@@ -777,7 +777,7 @@ def _draw(seat, down, last_discarder, rules, fns, st, log, log_on):
             return status, es, ev, top, top_n, forced
         c = stock_pop(st.stock, public)
         if not down and not st.maybe[seat] and could_join(
-                hands[seat], c, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+                hands[seat], np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                 info[I_ACE_LOW] == 1):
             st.maybe[seat] = True
         hands[seat, c] += 1
@@ -826,7 +826,7 @@ def _lay(seat, turn, own, top, top_n, forced, fns, st, log, log_on, debug):
             legal[0] = 2
             legal[1] = 0
             legal[2] = 1
-            a = _decide(LAY, st.seat_sids, fns[2], seat, hands, public, private, legal,
+            a = _decide(LAY, st.smap, fns[2], seat, hands, public, private, legal,
                         st.params, st.rngs)
             if a < 0 or a > 1:
                 return BAD_LAY, seat, a, top, forced, down
@@ -865,7 +865,7 @@ def _lay_offs(seat, top, top_n, forced, fns, st, log, log_on):
             break
         a = 0
         if n > 1 or forced >= 0:
-            a = _decide(LAYOFF, st.seat_sids, fns[3], seat, hands, public, private, legal,
+            a = _decide(LAYOFF, st.smap, fns[3], seat, hands, public, private, legal,
                         st.params, st.rngs)
         if a < 0 or a >= n:
             return BAD_LAYOFF, seat, a, top
@@ -893,7 +893,7 @@ def _discard(seat, down, top, fns, st, log, log_on):
         return INVARIANT, seat, 603, False, False
     a = 0
     if n > 1:
-        a = _decide(DISCARD, st.seat_sids, fns[4], seat, hands, public, st.private, legal,
+        a = _decide(DISCARD, st.smap, fns[4], seat, hands, public, st.private, legal,
                     st.params, st.rngs)
     if a < 0 or a >= n:
         return BAD_DISCARD, seat, a, False, False
@@ -1025,7 +1025,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
     return OK, 0, 0
 
 
-play_deal = njit(PLAY_DEAL_SIG, cache=True)(_play_deal)
+play_deal = njit(cache=True)(_play_deal)  # compiled by the Kernel, for PLAY_DEAL_SIG
 
 
 @njit(cache=True, inline="always")
@@ -1033,15 +1033,6 @@ def board_of(game_index, rot_k):
     """Duplicate seating (rot_k > 0): games come in sets of rot_k that share their deals (the
     same board), the strategies moving one seat on from game to game."""
     return game_index // rot_k if rot_k > 0 else game_index
-
-
-
-
-@njit(cache=True, inline="always")
-def _by_seat(f, smap):
-    """A decision's functions by seat (``f`` has them by strategy slot)."""
-    return (f[smap[0]], f[smap[1]], f[smap[2]], f[smap[3]], f[smap[4]], f[smap[5]], f[smap[6]],
-            f[smap[7]])
 
 
 def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
@@ -1080,8 +1071,7 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     stalled = 0
     written = 0
     deal_fn = fns[5][0]  # play_deal (see FNS7)
-    deal_fns = (_by_seat(fns[0], smap), _by_seat(fns[1], smap), _by_seat(fns[2], smap),
-            _by_seat(fns[3], smap), _by_seat(fns[4], smap), fns[6])
+    deal_fns = (fns[0], fns[1], fns[2], fns[3], fns[4], fns[6])
     for d in range(ndeals):
         if row + seats > row_end:
             return ROWS_FULL, written
@@ -1127,4 +1117,5 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     return OK, written
 
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS7, np.int32, LOG_W)
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS7, np.int32, LOG_W,
+                pointers=((play_deal, PLAY_DEAL_SIG), (_search_of, SEARCH_SIG)))

@@ -46,13 +46,15 @@ class FiftySix(GameAdapter):
         return 1_000_000 if deals_mode else 50_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from simulator.games.fifty_six.kernel import Ctx
+        from simulator.games.fifty_six.kernel import Ctx, play_deal
         from simulator.games.fifty_six.view import MAX_TEAMS
 
         from strategies.fifty_six import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
-        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
+        # the kernel's fns (kernel.FNS4): play_deal after the decisions, called as a pointer
+        return (Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)),
+                fns + ((play_deal,),))
 
 
 GAME = FiftySix()

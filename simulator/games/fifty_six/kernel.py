@@ -1,12 +1,12 @@
 """56 kernel: deal, auction, tricks and scoring of whole games or single deals, in Numba.
 
-``play_game`` is the one place a 56 game is played; ``play_deal`` runs the phases of a deal
+``_play_one`` is the one place a 56 game is played; ``play_deal`` runs the phases of a deal
 (``deal_cards``, ``auction``, ``contract``, ``tricks``, ``score``, ``write_row``), written as
 functions and inlined into ``play_deal`` once each (as calls they cost a third of the random
 kernel's speed in reference counting of the arrays they take). The strategies are not inlined:
 with every built-in inlined at three call sites, ``play_deal`` took four minutes to compile
-(docs/design.md, "Compile time"). ``_play_one`` hands ``play_game`` to the engine
-(simulator.engine), whose block loop plays it over blocks of game indices on a few threads and
+(docs/design.md, "Compile time"). ``_play_one`` is handed to the engine (simulator.engine),
+whose block loop plays it over blocks of game indices on a few threads and
 whose replay plays one game with the event log switched on; deal rows are int32 columns (one
 value per deal and column, column-major). Randomness: the shuffle of deal ``d`` of
 game ``g`` comes from sub-stream (g, DEAL, d) and each seat's strategy draws from (g, SEAT, s).
@@ -18,7 +18,9 @@ from numba import njit, types, uint64
 
 from simulator import rng as R
 from simulator.bits import ctz
-from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from simulator.engine import (
+    BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
+)
 from simulator.nrt import borrow
 from simulator.tables import emit as _emit
 from simulator.games.fifty_six import outcomes as O
@@ -750,9 +752,8 @@ def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, 
     row_out[O.D_CSTRAT] = smap[cteam]
 
 
-@njit(cache=True)
-def play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
-              row_out, log, log_on, debug, preset):
+def _play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
+               row_out, log, log_on, debug, preset):
     """Deal, bid, play and score one deal on the tables in ``st``; fill ``row_out``.
 
     Returns a status code (OK or the error kind); on error row_out[0..2] hold (seat, team,
@@ -865,14 +866,25 @@ def _end_game(st, d, capped, rot, game_row, rules, debug, log, log_on):
     return True
 
 
-@njit(cache=True)
-def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, reveal_fns,
-              st, deal_cols, row, row_end, game_row, log, log_on, debug, preset, rot_k):
-    """Play game ``game_index`` (whole game, or in deals mode one deal). Deal rows go to
-    columns deal_cols[:, row:row_end] (column-major, so each column of the table is
-    contiguous).
+STATE = state_type(_new_state, CTX)  # for play_deal's signature
+PLAY_DEAL_SIG = types.int64(
+    uint64, types.int64, types.int64, types.int64[::1], types.int64[::1], FNS, FNS, FNS, STATE,
+    types.int32[:], types.int32[:, ::1], types.boolean, types.boolean, types.int8[::1])
+play_deal = njit(cache=True)(_play_deal)  # compiled by the Kernel, for PLAY_DEAL_SIG
+# fns as the engine passes it: bid, play and reveal (by strategy slot), then (play_deal,):
+# _play_one calls play_deal through that pointer, so its compile does not link in and
+# optimize again all of play_deal (about 8 s of every cold start)
+FNS4 = types.Tuple((FNS, FNS, FNS, types.UniTuple(types.FunctionType(PLAY_DEAL_SIG), 1)))
 
-    Returns (status, deals played); on an error the failing deal's row holds the detail."""
+
+def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
+              preset):
+    """Play game ``game_index`` (whole game, or in deals mode one deal) for the engine
+    (simulator.engine). Deal rows go to columns deal_cols[:, row:row_end] (column-major, so
+    each column of the table is contiguous). Returns (status, deals played); on an error
+    ``err`` = (seat, team, returned value), from the failing deal's row."""
+    rules, sids, deals_mode, rot_k = ctx.rules, ctx.sids, ctx.deals_mode, ctx.rot_k
+    seed_key = R.game_key(ctx.seed, board_of(game_index, rot_k))
     seats = rules[RU.R_PLAYERS]
     nteams, dealer, rot = _start_game(seed_key, game_index, deals_mode, rules, st, rot_k)
     if log_on:
@@ -882,20 +894,23 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     pairs = rules[RU.R_PAIRS] == 1
     max_deals = rules[RU.R_MAX_DEALS]
     tables = st.tables
-    d = np.int64(0)  # not a literal 0: play_deal would be compiled for it too
+    deal_fn = fns[3][0]  # play_deal (see FNS4)
+    d = 0
     capped = 0
     while True:
-        if row >= row_end:
+        if row + d >= row_end:
             return ROWS_FULL, d
-        r = deal_cols[:, row]
+        r = deal_cols[:, row + d]
         r[O.D_GAME] = 0
-        status = play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, st,
-                           r, log, log_on, debug, preset)
+        status = deal_fn(seed_key, d, dealer, rules, sids, fns[0], fns[1], fns[2], st, r, log,
+                         log_on, debug, preset)
         if status != OK:
+            if status >= BAD:
+                for j in range(3):
+                    err[j] = r[j]
             return status, d
         if log_on and log[0, 1] != 0:
             return LOG_FULL, d
-        row += 1
         d += 1
         if deals_mode:
             break
@@ -919,26 +934,5 @@ def play_game(seed_key, game_index, deals_mode, rules, sids, bid_fns, play_fns, 
     return OK, d
 
 
-Ctx = namedtuple("Ctx", (
-    "seed", "deals_mode",  # every game's Ctx starts with these two (simulator.adapter)
-    "rules", "sids", "params", "rot_k"))
-CTX = types.NamedTuple((uint64, types.boolean, types.int64[::1], types.int64[::1],
-                        types.float64[:, ::1], types.int64), Ctx)
-FNS3 = types.Tuple((FNS, FNS, FNS))  # bid, play, reveal
-
-
-def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
-              preset):
-    """play_game for the engine (simulator.engine): error detail moved from the failing deal's
-    row to ``err``."""
-    key = R.game_key(ctx.seed, board_of(game_index, ctx.rot_k))
-    status, nd = play_game(key, game_index, ctx.deals_mode, ctx.rules, ctx.sids, fns[0],
-                           fns[1], fns[2], st, deal_cols, row, row_end, game_row,
-                           log, log_on, debug, preset, ctx.rot_k)
-    if status >= BAD and row + nd < row_end:
-        for j in range(3):
-            err[j] = deal_cols[j, row + nd]
-    return status, nd
-
-
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS3, np.int8, LOG_W)
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS4, np.int8, LOG_W,
+                pointers=((play_deal, PLAY_DEAL_SIG),))

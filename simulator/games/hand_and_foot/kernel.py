@@ -46,7 +46,9 @@ BAD_DRAW, BAD_MELD, BAD_DISCARD, BAD_ASK, BAD_GRANT = range(BAD, BAD + 5)
  EV_DISCARD, EV_OUT, EV_TURN, EV_DEAL_END, EV_SCORE, EV_GAME_END, EV_NO_DISCARD) = range(17)
 LOG_W = 20
 # red three sources
-R3_DEALT, R3_STOCK, R3_FOOT, R3_PILE = range(4)
+# int64 scalars, not ints: a global int reaches a call as a constant, and the callee is
+# compiled once per value (docs/design.md, "Compile time"); the same for np.int64(...) below
+R3_DEALT, R3_STOCK, R3_FOOT, R3_PILE = (np.int64(i) for i in range(4))
 
 FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
 FNS5 = types.UniTuple(FNS, 5)  # draw, meld, discard, ask, grant (view.DECISIONS)
@@ -513,7 +515,7 @@ def _take_pile(seat, team, hands, public, private, tbl, pile, rules, deck, ncard
         target, dn, d2, dj = top, 3, 0, 0
     b = team_base(team) + T_MELDS + 3 * target
     op = -2 if public[b] + public[b + 1] + public[b + 2] > 0 else -1  # forced: add / start
-    counted, book = _apply(seat, team, target, dn, d2, dj, 0, hands, public, private, tbl)
+    counted, book = _apply(seat, team, target, dn, d2, dj, np.int64(0), hands, public, private, tbl)
     if log_on:
         emit(log, EV_MELD, seat, target, op, dn * 100 + d2 * 10 + dj, book, counted)
         _meld_state(log, public, team, target)
@@ -942,7 +944,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             private[seat, V_PILE_TAKEN] = 1
             stats[team, S_PILE_TAKES] += 1
             if public[P_HAND_N + seat] == 0 and public[P_IN_FOOT + seat] == 0:
-                _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck, ncards,
+                _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl, deck, ncards,
                               log, log_on)
         else:
             _draw_stock(seat, team, draw_count, hands, public, tbl, deck, ncards, log, log_on)
@@ -1002,7 +1004,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 _meld_state(log, public, team, target)
             if public[P_HAND_N + seat] == 0:
                 if public[P_IN_FOOT + seat] == 0:
-                    _pick_up_foot(seat, team, 0, hands, feet, public, private, tbl, deck,
+                    _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl, deck,
                                   ncards, log, log_on)
                 else:
                     went_out = True  # go_out_without_discard
@@ -1019,7 +1021,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             in_foot = public[P_IN_FOOT + seat] == 1
             may = cards >= 2 or not in_foot
             if cards == 1 and in_foot:
-                may = _out_ok(seat, team, public, private, rules, -1)
+                may = _out_ok(seat, team, public, private, rules, np.int64(-1))
                 if may and private[seat, V_PARTNER] >= 0:
                     if private[seat, V_PERMISSION] == -1:
                         status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns,
@@ -1058,7 +1060,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     if in_foot:
                         went_out = True
                     else:
-                        _pick_up_foot(seat, team, 1, hands, feet, public, private, tbl, deck,
+                        _pick_up_foot(seat, team, np.int64(1), hands, feet, public, private, tbl, deck,
                                       ncards, log, log_on)
         if went_out:
             end = O.END_OUT
@@ -1145,8 +1147,9 @@ DEAL_SIG = types.UniTuple(_I64, 4)(
 # A deal is its own compiled function, called by _play_one through a function pointer (fns[5],
 # the last item of the fns tuple the adapter's prepare returns). Measured: called directly,
 # it is linked into _play_one and optimised again there (+2.5 s of cold start, no faster).
-PLAY_DEAL = njit(DEAL_SIG, cache=True)(_play_deal)
+PLAY_DEAL = njit(cache=True)(_play_deal)  # compiled by the Kernel, for DEAL_SIG
 FNS_ALL = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.FunctionType(DEAL_SIG)))
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS_ALL, np.int8, LOG_W)
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS_ALL, np.int8, LOG_W,
+                pointers=((PLAY_DEAL, DEAL_SIG),))
 assert KERNEL.state_type == STATE, KERNEL.state_type
