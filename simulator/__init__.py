@@ -8,21 +8,20 @@ __version__ = "0.1.0"
 configure_numba_cache()  # before numba is imported anywhere
 
 
-
 def _import_numba() -> None:
-    """Import numba without scipy. Numba checks whether scipy provides a BLAS when it loads
-    its array functions, which imports scipy.linalg: a sixth of a warm start, for linear algebra that no kernel
-    uses. Numba imports scipy when a function needing it is compiled, as usual; a process
-    that already has scipy keeps it."""
+    """Import numba without scipy.linalg. Numba checks whether scipy provides a BLAS when it loads
+    its array functions, which imports scipy.linalg: a sixth of a warm start, for linear
+    algebra no kernel uses. Numba imports scipy when a function needing it is compiled, as
+    usual; a process that already has scipy keeps it."""
     import sys
 
-    if "numba" in sys.modules or "scipy" in sys.modules:
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
-    sys.modules["scipy"] = None  # an import of scipy fails while this stands
+    sys.modules["scipy.linalg"] = None  # an import of scipy.linalg fails while this stands
     try:
         import numba.np.arraymath  # noqa: F401  (where the check is)
     finally:
-        del sys.modules["scipy"]
+        del sys.modules["scipy.linalg"]
 
 
 _import_numba()

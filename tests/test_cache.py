@@ -116,3 +116,19 @@ def test_a_function_compiled_aside_is_cached_alone(tmp_path):
                          env=env, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "False", "True", "8"]
+
+
+def test_a_run_does_not_import_scipy_linalg():
+    """Warm start: numba's BLAS probe would import scipy.linalg (a sixth of a warm start);
+    simulator/__init__.py hides it, also when numba came first, and numba still finds it
+    when linear algebra needs it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np, numba, simulator.batch, simulator.games.fifty_six.kernel\n"
+            "print('scipy.linalg' in sys.modules)\n"
+            "print(numba.njit(lambda a: np.dot(a, a))(np.ones(3)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=_cache.ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "3.0"]

@@ -944,8 +944,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             private[seat, V_PILE_TAKEN] = 1
             stats[team, S_PILE_TAKES] += 1
             if public[P_HAND_N + seat] == 0 and public[P_IN_FOOT + seat] == 0:
-                _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl, deck, ncards,
-                              log, log_on)
+                _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl, deck,
+                              ncards, log, log_on)
         else:
             _draw_stock(seat, team, draw_count, hands, public, tbl, deck, ncards, log, log_on)
             if preinit:
@@ -1004,8 +1004,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 _meld_state(log, public, team, target)
             if public[P_HAND_N + seat] == 0:
                 if public[P_IN_FOOT + seat] == 0:
-                    _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl, deck,
-                                  ncards, log, log_on)
+                    _pick_up_foot(seat, team, np.int64(0), hands, feet, public, private, tbl,
+                                  deck, ncards, log, log_on)
                 else:
                     went_out = True  # go_out_without_discard
                     break
@@ -1060,8 +1060,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     if in_foot:
                         went_out = True
                     else:
-                        _pick_up_foot(seat, team, np.int64(1), hands, feet, public, private, tbl, deck,
-                                      ncards, log, log_on)
+                        _pick_up_foot(seat, team, np.int64(1), hands, feet, public, private,
+                                      tbl, deck, ncards, log, log_on)
         if went_out:
             end = O.END_OUT
             out_seat = seat
