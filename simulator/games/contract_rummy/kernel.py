@@ -3,17 +3,17 @@ reshuffles and penalty scoring, in Numba.
 
 ``_play_one`` plays one game for the engine (simulator.engine), whose block loop runs it over
 blocks of game indices on a few threads and whose replay runs one game with the event log on;
-deal rows are int32 columns (one row per deal and seat). ``play_deal`` is split at its phases
-(``_start_deal``, ``_reshuffle``, the turn's ``_draw``, ``_lay``, ``_lay_offs``, ``_discard``,
-and ``_score``), each inlined once: as calls over the state arrays they would cost speed in
-reference counting. Compile time (docs/design.md, "Compile time"): every compiled function
-links and optimizes again all it calls, so the contract search sits under as few compiled
+deal rows are int32 columns (one row per deal and seat). ``play_deal`` inlines its per-deal
+phases (``_start_deal``, ``_reshuffle``, ``_score``) once each and writes the turn out on local
+arrays: a phase taking the State would cost speed in reference counting. Compile time
+(docs/design.md, "Compile time"): every compiled function links and optimizes again all it
+calls, so the contract search sits under as few compiled
 levels as possible (``_search_of`` calls it directly; small wrappers used once are inlined),
 nothing that holds play_deal's inlined phases is inlined again (that made Numba's inline
 pass explode), and ``_play_one`` calls play_deal, and play_deal every strategy (built-ins
 too) and ``_search_of``, through first-class function pointers in ``fns``: a call through a
-pointer does not link the callee in. Hands are counts per card code (view.py); table melds are records in
-``public``; the stock and the pile keep card codes in order.
+pointer does not link the callee in. Hands are counts per card code (view.py); table melds
+are records in ``public``; the stock and the pile keep card codes in order.
 Randomness: the shuffle of deal ``d`` and its reshuffles come from sub-stream (g, DEAL, d), each
 seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
 Contract layouts come from search.py (``_search``: the laying that leaves the fewest penalty
@@ -651,8 +651,8 @@ FNS7 = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(P
 
 
 # ---------------------------------------------------------------- a deal, by phases
-# Each phase is inlined into play_deal, once: the source is split, the compiled deal is one
-# function (as calls over the state arrays the phases cost speed in reference counting).
+# The per-deal phases, each inlined into play_deal once: the source is split, the compiled deal
+# is one function (as calls over the state arrays they would cost speed in reference counting).
 
 
 @njit(cache=True, inline="always")
@@ -746,168 +746,6 @@ def _reshuffle(d, turn, rules, st, log, log_on):
 
 
 @njit(cache=True, inline="always")
-def _draw(seat, down, last_discarder, rules, fns, st, log, log_on):
-    """The draw: from the stock (after the buy round), the top discard or deep in the pile.
-    Returns (status, error seat, value, top, top_n, forced): ``top`` the single top discard
-    taken (-1: none) held ``top_n`` times, ``forced`` a card drawn deep that must be melded."""
-    hands, public, private, legal, params, rngs, stats, info = (
-        st.hands, st.public, st.private, st.legal, st.params, st.rngs, st.stats, st.info)
-    sids = st.seat_sids
-    search = fns[5][0]
-    top = -1
-    top_n = 0
-    private[seat, V.V_TOP_LAYS] = -1
-    if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
-        private[seat, V.V_TOP_LAYS] = lays_with(search, hands[seat],
-                                                public[P_PILE + public[P_PILE_N] - 1],
-                                                info, st.work, st.rem, st.m1, st.stw, st.lay_out)
-    n = _list_draws(search, seat, hands, public, legal, st.work, info, st.lay_out, st.rem, st.m1,
-                    st.stw, down, wants_deep(sids[seat], params[seat]))
-    i = _decide(DRAW, st.smap, fns[0], seat, hands, public, private, legal, params, rngs)
-    if i < 0 or i >= n:
-        return BAD_DRAW, seat, i, top, top_n, -1
-    code = legal[1 + i]
-    forced = -1
-    if code == D_STOCK:
-        status, es, ev = _buy_round(search, seat, rules[RU.R_PLAYERS], last_discarder, sids, st.smap, fns[1],
-                                   hands, st.stock, public, private, legal, params, rngs, stats,
-                                   rules, st.maybe, info, st.work, st.rem, st.m1, st.stw,
-                                   st.lay_out, log, log_on)
-        if status != OK:
-            return status, es, ev, top, top_n, forced
-        c = stock_pop(st.stock, public)
-        if not down and not st.maybe[seat] and could_join(
-                hands[seat], np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
-                info[I_ACE_LOW] == 1):
-            st.maybe[seat] = True
-        hands[seat, c] += 1
-        public[P_HAND_N + seat] += 1
-        if log_on:
-            emit(log, EV_DRAW, seat, c, 0, 0, 0, 0)
-    else:
-        idx = public[P_PILE_N] - 1 if code == D_TOP else code - D_DEEP
-        cnt = public[P_PILE_N] - idx
-        c = take_pile(seat, idx, hands, public, stats)
-        st.maybe[seat] = True
-        if code == D_TOP:
-            stats[seat, S_TOP] += 1
-            private[seat, V_TOP_TAKEN] = c
-            top = c
-            top_n = hands[seat, c]
-        else:
-            stats[seat, S_DEEP] += 1
-            forced = c
-        if log_on:
-            emit(log, EV_TAKE, seat, idx, cnt, c, 0, 0)
-    return OK, 0, 0, top, top_n, forced
-
-
-@njit(cache=True, inline="always")
-def _lay(seat, turn, own, top, top_n, forced, fns, st, log, log_on, debug):
-    """Lay the contract down, if the hand can (the strategy decides, unless a deep draw
-    forces it). Returns (status, error seat, value, top, forced, down)."""
-    hands, public, private, legal, stats, info, lay_out = (
-        st.hands, st.public, st.private, st.legal, st.stats, st.info, st.lay_out)
-    k_melds = info[I_NSETS] + info[I_NRUNS]
-    search = fns[5][0]
-    down = False
-    pen = -1
-    if forced >= 0 or _can_lay_of(search, hands[seat], info, st.rem, st.m1, st.stw, lay_out):
-        pen = _lay_of(search, hands[seat], info, st.rem, st.m1, st.stw, lay_out)
-    st.maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
-    if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
-        pen = _lay_keeping_top(search, hands[seat], top, pen, info, st.work, st.rem, st.m1, st.stw,
-                              lay_out)
-    if pen >= 0:
-        lay = True
-        if forced < 0:
-            private[seat, V_LAY_PEN] = pen
-            private[seat, V_LAY_CARDS] = public[P_HAND_N + seat] - layout_cards(lay_out, k_melds)
-            legal[0] = 2
-            legal[1] = 0
-            legal[2] = 1
-            a = _decide(LAY, st.smap, fns[2], seat, hands, public, private, legal,
-                        st.params, st.rngs)
-            if a < 0 or a > 1:
-                return BAD_LAY, seat, a, top, forced, down
-            lay = a == 1
-        elif debug and not layout_has(lay_out, k_melds, forced):
-            return INVARIANT, seat, 600, top, forced, down
-        if lay:
-            lay_down(seat, hands, public, stats, lay_out, k_melds, log, log_on)
-            if top >= 0 and hands[seat, top] < top_n:  # the taken card was melded
-                top = -1
-                private[seat, V_TOP_TAKEN] = -1
-            public[P_DOWN + seat] = 1
-            public[P_DOWN_TURN + seat] = turn
-            stats[seat, S_DOWN_TURN] = own
-            stats[seat, S_DOWN_DEAL_TURN] = turn
-            down = True
-            if log_on:
-                emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
-            forced = -1
-    elif debug and forced >= 0:
-        return INVARIANT, seat, 601, top, forced, down
-    return OK, 0, 0, top, forced, down
-
-
-@njit(cache=True, inline="always")
-def _lay_offs(seat, top, top_n, forced, fns, st, log, log_on):
-    """Lay off (and swap jokers) until the strategy stops or the hand is empty; a card drawn
-    deep (``forced``) first. Returns (status, error seat, value, top)."""
-    hands, public, private, legal = st.hands, st.public, st.private, st.legal
-    while public[P_HAND_N + seat] > 0:
-        private[seat, V_FORCED] = forced
-        n = list_layoffs(seat, hands, public, legal, forced, st.info, top)
-        if n == 0:
-            if forced >= 0:
-                return INVARIANT, seat, 602, top
-            break
-        a = 0
-        if n > 1 or forced >= 0:
-            a = _decide(LAYOFF, st.smap, fns[3], seat, hands, public, private, legal,
-                        st.params, st.rngs)
-        if a < 0 or a >= n:
-            return BAD_LAYOFF, seat, a, top
-        code = legal[1 + a]
-        if code == STOP:
-            break
-        apply_layoff(seat, code, hands, public, st.stats, log, log_on)
-        forced = -1
-        if top >= 0 and hands[seat, top] < top_n:  # the taken card was laid off
-            top = -1
-            private[seat, V_TOP_TAKEN] = -1
-    private[seat, V_FORCED] = -1
-    return OK, 0, 0, top
-
-
-@njit(cache=True, inline="always")
-def _discard(seat, down, top, fns, st, log, log_on):
-    """Discard one card (never the top discard taken this turn), unless the hand is empty.
-    Returns (status, error seat, value, discarded, went out)."""
-    hands, public, legal = st.hands, st.public, st.legal
-    if public[P_HAND_N + seat] == 0:
-        return OK, 0, 0, False, True
-    n = list_discards(seat, hands, legal, top)
-    if n == 0:
-        return INVARIANT, seat, 603, False, False
-    a = 0
-    if n > 1:
-        a = _decide(DISCARD, st.smap, fns[4], seat, hands, public, st.private, legal,
-                    st.params, st.rngs)
-    if a < 0 or a >= n:
-        return BAD_DISCARD, seat, a, False, False
-    c = legal[1 + a]
-    hands[seat, c] -= 1
-    public[P_HAND_N + seat] -= 1
-    public[P_PILE + public[P_PILE_N]] = c
-    public[P_PILE_N] += 1
-    if log_on:
-        emit(log, EV_DISCARD, seat, c, 0, 0, 0, 0)
-    return OK, 0, 0, True, public[P_HAND_N + seat] == 0 and down
-
-
-@njit(cache=True, inline="always")
 def _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log, log_on):
     """Penalty points of the hands left, and the deal's row of each seat."""
     hands, public, stats, totals = st.hands, st.public, st.stats, st.totals
@@ -958,18 +796,26 @@ def _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log
 
 def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on, debug, preset):
     """Deal, play and score one deal; seat s's row is column ``row + s`` of deal_cols.
-    Returns (status, error seat, value)."""
-    public, private, stats = st.public, st.private, st.stats
+    Returns (status, error seat, value).
+
+    The turn (draw, buy round, lay down, lay offs, discard) is written out on local arrays,
+    not split into inlined phases taking ``st``: every array of a State handed to an inlined
+    function is reference counted on entry and exit (a call each, unowned views too), which
+    cost 8-11% of the game's speed (perf: 4% of the time in the calls themselves)."""
+    hands, stock, public, private, legal, params, rngs, stats = (
+        st.hands, st.stock, st.public, st.private, st.legal, st.params, st.rngs, st.stats)
+    info, work, rem, m1, stw, lay_out, smap, sids, maybe = (
+        st.info, st.work, st.rem, st.m1, st.stw, st.lay_out, st.smap, st.seat_sids, st.maybe)
     seats = rules[RU.R_PLAYERS]
     search = fns[5][0]  # _search_of (see DEAL_FNS)
     first = _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset)
-    full = st.work  # expected counts for the debug check (work is reused below)
+    k_melds = info[I_NSETS] + info[I_NRUNS]
+    full = work  # expected counts for the debug check (work is reused below)
     if debug:
         full = np.zeros(NCODES, np.int64)
         for i in range(rules[RU.R_NCARDS]):
             full[st.deck[i]] += 1
 
-    # ---- turns
     seat = first
     end = O.END_CAP
     out_seat = -1
@@ -991,26 +837,149 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         down = public[P_DOWN + seat] == 1
         if log_on:
             emit(log, EV_TURN, seat, turn, own, 0, 0, 0)
-        status, es, ev, top, top_n, forced = _draw(seat, down, last_discarder, rules, fns, st,
-                                                   log, log_on)
-        if status != OK:
-            return status, es, ev
-        if not down and st.maybe[seat]:
-            status, es, ev, top, forced, down = _lay(seat, turn, own, top, top_n, forced, fns,
-                                                     st, log, log_on, debug)
-            if status != OK:
-                return status, es, ev
+
+        # -- draw: from the stock (after the buy round), the top discard or deep in the pile;
+        # ``top`` is the top discard taken (-1: none), held ``top_n`` times, ``forced`` a card
+        # drawn deep that must be melded
+        top = -1
+        top_n = 0
+        forced = -1
+        private[seat, V.V_TOP_LAYS] = -1
+        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
+            private[seat, V.V_TOP_LAYS] = lays_with(search, hands[seat],
+                                                    public[P_PILE + public[P_PILE_N] - 1], info,
+                                                    work, rem, m1, stw, lay_out)
+        n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
+                        down, wants_deep(sids[seat], params[seat]))
+        a = _decide(DRAW, smap, fns[0], seat, hands, public, private, legal, params, rngs)
+        if a < 0 or a >= n:
+            return BAD_DRAW, seat, a
+        code = legal[1 + a]
+        if code == D_STOCK:
+            if rules[RU.R_BUYING] != 0:
+                status, es, ev = _buy_round(search, seat, seats, last_discarder, sids, smap,
+                                            fns[1], hands, stock, public, private, legal,
+                                            params, rngs, stats, rules, maybe, info, work, rem,
+                                            m1, stw, lay_out, log, log_on)
+                if status != OK:
+                    return status, es, ev
+            c = stock_pop(stock, public)
+            if not down and not maybe[seat] and could_join(
+                    hands[seat], np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+                    info[I_ACE_LOW] == 1):
+                maybe[seat] = True
+            hands[seat, c] += 1
+            public[P_HAND_N + seat] += 1
+            if log_on:
+                emit(log, EV_DRAW, seat, c, 0, 0, 0, 0)
+        else:
+            idx = public[P_PILE_N] - 1 if code == D_TOP else code - D_DEEP
+            cnt = public[P_PILE_N] - idx
+            c = take_pile(seat, idx, hands, public, stats)
+            maybe[seat] = True
+            if code == D_TOP:
+                stats[seat, S_TOP] += 1
+                private[seat, V_TOP_TAKEN] = c
+                top = c
+                top_n = hands[seat, c]
+            else:
+                stats[seat, S_DEEP] += 1
+                forced = c
+            if log_on:
+                emit(log, EV_TAKE, seat, idx, cnt, c, 0, 0)
+
+        # -- lay the contract down, if the hand can (the strategy decides, unless a deep draw
+        # forces it)
+        if not down and maybe[seat]:
+            pen = -1
+            if forced >= 0 or _can_lay_of(search, hands[seat], info, rem, m1, stw, lay_out):
+                pen = _lay_of(search, hands[seat], info, rem, m1, stw, lay_out)
+            maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
+            if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
+                pen = _lay_keeping_top(search, hands[seat], top, pen, info, work, rem, m1, stw,
+                                       lay_out)
+            if pen >= 0:
+                lay = True
+                if forced < 0:
+                    private[seat, V_LAY_PEN] = pen
+                    private[seat, V_LAY_CARDS] = (public[P_HAND_N + seat]
+                                                  - layout_cards(lay_out, k_melds))
+                    legal[0] = 2
+                    legal[1] = 0
+                    legal[2] = 1
+                    a = _decide(LAY, smap, fns[2], seat, hands, public, private, legal, params,
+                                rngs)
+                    if a < 0 or a > 1:
+                        return BAD_LAY, seat, a
+                    lay = a == 1
+                elif debug and not layout_has(lay_out, k_melds, forced):
+                    return INVARIANT, seat, 600
+                if lay:
+                    lay_down(seat, hands, public, stats, lay_out, k_melds, log, log_on)
+                    if top >= 0 and hands[seat, top] < top_n:  # the taken card was melded
+                        top = -1
+                        private[seat, V_TOP_TAKEN] = -1
+                    public[P_DOWN + seat] = 1
+                    public[P_DOWN_TURN + seat] = turn
+                    stats[seat, S_DOWN_TURN] = own
+                    stats[seat, S_DOWN_DEAL_TURN] = turn
+                    down = True
+                    if log_on:
+                        emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
+                    forced = -1
+            elif debug and forced >= 0:
+                return INVARIANT, seat, 601
+
+        # -- lay off (and swap jokers) until the strategy stops or the hand is empty; a card
+        # drawn deep first
         if down and public[P_HAND_N + seat] > 0:
-            status, es, ev, top = _lay_offs(seat, top, top_n, forced, fns, st, log, log_on)
-            if status != OK:
-                return status, es, ev
-        status, es, ev, discarded, went_out = _discard(seat, down, top, fns, st, log, log_on)
-        if status != OK:
-            return status, es, ev
-        if discarded:
+            while public[P_HAND_N + seat] > 0:
+                private[seat, V_FORCED] = forced
+                n = list_layoffs(seat, hands, public, legal, forced, info, top)
+                if n == 0:
+                    if forced >= 0:
+                        return INVARIANT, seat, 602
+                    break
+                a = 0
+                if n > 1 or forced >= 0:
+                    a = _decide(LAYOFF, smap, fns[3], seat, hands, public, private, legal,
+                                params, rngs)
+                if a < 0 or a >= n:
+                    return BAD_LAYOFF, seat, a
+                code = legal[1 + a]
+                if code == STOP:
+                    break
+                apply_layoff(seat, code, hands, public, stats, log, log_on)
+                forced = -1
+                if top >= 0 and hands[seat, top] < top_n:  # the taken card was laid off
+                    top = -1
+                    private[seat, V_TOP_TAKEN] = -1
+            private[seat, V_FORCED] = -1
+
+        # -- discard one card (never the top discard taken this turn), unless the hand is
+        # empty
+        went_out = public[P_HAND_N + seat] == 0
+        if not went_out:
+            n = list_discards(seat, hands, legal, top)
+            if n == 0:
+                return INVARIANT, seat, 603
+            a = 0
+            if n > 1:
+                a = _decide(DISCARD, smap, fns[4], seat, hands, public, private, legal, params,
+                            rngs)
+            if a < 0 or a >= n:
+                return BAD_DISCARD, seat, a
+            c = legal[1 + a]
+            hands[seat, c] -= 1
+            public[P_HAND_N + seat] -= 1
+            public[P_PILE + public[P_PILE_N]] = c
+            public[P_PILE_N] += 1
+            if log_on:
+                emit(log, EV_DISCARD, seat, c, 0, 0, 0, 0)
             last_discarder = seat
+            went_out = public[P_HAND_N + seat] == 0 and down
         if debug:
-            bad = check_table(seats, st.hands, st.stock, public, full, st.comp, st.info)
+            bad = check_table(seats, hands, stock, public, full, st.comp, info)
             if bad >= 0:
                 return INVARIANT, seat, bad
         if went_out:
