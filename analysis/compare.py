@@ -76,33 +76,39 @@ def _side_of(values: pl.DataFrame, a: int, teams: int) -> pl.DataFrame:
                                          for m in names])
 
 
+def a_side(g: pl.DataFrame, game: str, a: int, teams: int) -> pl.DataFrame:
+    """Per game of a games table with strategy A at team (or seat) ``a``: A's ``win`` (1, 1/2
+    when tied for first, 0) and ``diff`` (A's total minus the others' mean, signed so that
+    positive is good for A)."""
+    col, higher, winner = OUTCOME[game]
+    sign = 1.0 if higher else -1.0
+    others = [t for t in range(teams) if t != a]
+    own = pl.col(col.format(a)).cast(pl.Float64)
+    rest = pl.mean_horizontal([pl.col(col.format(t)).cast(pl.Float64) for t in others])
+    best_rest = (pl.max_horizontal if higher else pl.min_horizontal)(
+        [pl.col(col.format(t)) for t in others])
+    # a null winner is a tie for first: half a win when A is among the tied
+    tie_with_a = pl.col(winner).is_null() & (pl.col(col.format(a)) == best_rest)
+    return g.select(
+        "game_index",
+        pl.when(pl.col(winner) == a).then(1.0).when(tie_with_a).then(0.5).otherwise(0.0)
+        .alias("win"),
+        (sign * (own - rest)).alias("diff"))
+
+
 def load(compare_dir) -> tuple[pl.DataFrame, dict]:
     """Per (pair, rotation, game): A's win share and total difference, from A's side."""
     compare_dir = Path(compare_dir)
     info = read_info(compare_dir, "compare.json", "comparison")
-    col, higher, winner = OUTCOME[info["game"]]
     teams = info["teams"]
-    sign = 1.0 if higher else -1.0
     frames = []
     for r in info["runs"]:
         files = sorted((compare_dir / r["folder"]).glob("games-*.parquet"))
         if not files:
             raise UsageError(f"{compare_dir / r['folder']}: no games-*.parquet files")
-        g = pl.read_parquet(files)
         a = r["a_team"]
-        others = [t for t in range(teams) if t != a]
-        own = pl.col(col.format(a)).cast(pl.Float64)
-        rest = pl.mean_horizontal([pl.col(col.format(t)).cast(pl.Float64) for t in others])
-        best_rest = (pl.max_horizontal if higher else pl.min_horizontal)(
-            [pl.col(col.format(t)) for t in others])
-        # a null winner is a tie for first: half a win when A is among the tied
-        tie_with_a = pl.col(winner).is_null() & (pl.col(col.format(a)) == best_rest)
-        side = g.select(
-            pl.lit(r["pair"]).alias("pair"), pl.lit(r["a_team"]).alias("rotation"),
-            "game_index",
-            pl.when(pl.col(winner) == a).then(1.0).when(tie_with_a).then(0.5).otherwise(0.0)
-            .alias("win"),
-            (sign * (own - rest)).alias("diff"))
+        side = a_side(pl.read_parquet(files), info["game"], a, teams).select(
+            pl.lit(r["pair"]).alias("pair"), pl.lit(a).alias("rotation"), pl.all())
         deal_files = sorted((compare_dir / r["folder"]).glob("deals-*.parquet"))
         if deal_files:
             values = DEAL_VALUES[info["game"]](pl.read_parquet(deal_files), teams)

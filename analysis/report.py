@@ -7,7 +7,8 @@ size and seed. Figures come from the studies in analysis/ (this module only draw
   so several runs give the schedule comparison);
 - Contract Rummy runs: the share of players whose contract is down by turn t, per contract;
 - comparison: forest plots of every match's win rate and score difference;
-- sweep: one panel per metric, estimate against setting (a heat map for two varied keys).
+- sweep: one panel per metric, estimate against setting (a heat map for two varied keys);
+- tune study: every candidate's score, the best so far, and the best on fresh boards.
 """
 from __future__ import annotations
 
@@ -240,6 +241,41 @@ def _sweep(d: Path) -> Section:
     return sec
 
 
+def _tune(d: Path) -> Section:
+    import numpy as np
+
+    info = read_info(d, "tune.json", "tune study")
+    trials = pl.read_parquet(d / "trials.parquet").sort("number")
+    value = trials["value"].to_numpy()
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.5, 3.4), layout="constrained")
+    x = np.arange(1, len(value) + 1)
+    ax.plot(x, value, "o", ms=3, alpha=0.5, label="candidate")
+    ax.plot(x, np.maximum.accumulate(value), "-", label="best so far")
+    b = info["best"]
+    win = b["win"]
+    ax.axhline(win["mean"], color="C2", ls="--", lw=1,
+               label=f"best on fresh boards ({win['mean']:.3f})")
+    ax.axhspan(win["lo"], win["hi"], color="C2", alpha=0.12)
+    ax.axhline(info["fair_share"], color="grey", lw=1, ls=":", label="fair share")
+    ax.set_xlabel("candidate")
+    ax.set_ylabel("win share against the pool")
+    ax.legend(fontsize=7)
+    sec = Section(f"Tune — {d.name} ({info['game']}, {info['strategy']})")
+    sec.figures.append((_png(fig), (
+        f"Convergence: each candidate's win share over {info['boards']:,} boards against "
+        f"{', '.join(info['against'])} from every seat (seed {info['seed']}), the best so far, "
+        f"and the best candidate played again on {win['boards']:,} fresh boards (seed "
+        f"{b['fresh_seed']}) with its 95% interval; {info['sampler']} sampler.")))
+    sec.tables.append(("best", pl.DataFrame({
+        "strategy": [b["strategy"]], "win": [win["mean"]], "lo": [win["lo"]],
+        "hi": [win["hi"]], "as_given": [b["given"]["mean"]],
+        "difference": [b["difference"]["mean"]], "diff_lo": [b["difference"]["lo"]],
+        "diff_hi": [b["difference"]["hi"]]})))
+    sec.tables.append(("candidates", trials))
+    return sec
+
+
 # ---------------------------------------------------------------- assembling
 
 def build(dirs) -> list[Section]:
@@ -252,8 +288,10 @@ def build(dirs) -> list[Section]:
             sections.append(_comparison(d))
         elif (d / "sweep.json").is_file():
             sections.append(_sweep(d))
+        elif (d / "tune.json").is_file():
+            sections.append(_tune(d))
         else:
-            info = read_info(d, "run.json", "run, sweep or comparison")
+            info = read_info(d, "run.json", "run, sweep, comparison or tune study")
             runs.setdefault(info["game"], []).append(d)
     first = [sec for game, ds in runs.items() for sec in RUN_SECTIONS[game](ds)]
     sections = first + sections

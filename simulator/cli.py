@@ -294,6 +294,67 @@ def ladder(game, games, seed, players, rule_opts, rules_file, strategy_opts, thr
              debug_invariants, quiet, backend, address, seating, None, "ladder")
 
 
+@cli.command()
+@game_arg
+@click.option("--strategy", "strategy", required=True, metavar="NAME[:k=v,...]",
+              help="the strategy to tune (parameters given here stay fixed)")
+@click.option("--param", "params", multiple=True, metavar="NAME=LO..HI",
+              help="a parameter to tune and its range (repeatable)")
+@click.option("--against", "against", multiple=True, metavar="NAME[:k=v,...]",
+              help="the pool it plays against (repeatable, or comma-separated; default: the "
+                   "game's default strategy)")
+@click.option("--budget", type=int, default=100, show_default=True, help="candidates to try")
+@click.option("--boards", type=int, default=2_000, show_default=True,
+              help="boards per candidate and opponent, each played from every seat")
+@click.option("--sampler", type=click.Choice(["tpe", "cmaes", "random"]), default="tpe",
+              show_default=True, help="Optuna's sampler")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the study's boards (the final check uses seed + 1)")
+@click.option("--players", type=int, default=None, help="shortcut for --rule players=P")
+@click.option("--rule", "rule_opts", multiple=True, metavar="KEY=VALUE",
+              help="rule option (repeatable); see `cardsim rules GAME`")
+@click.option("--rules-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="FILE", help="rule options from a TOML (or .json) file")
+@click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="output folder (default results/<game>-tune-seed<S>-<time>)")
+@click.option("--resume", is_flag=True, help="continue the study in --out (after a kill)")
+@click.option("--quiet", is_flag=True, help="no line per candidate")
+def tune(game, strategy, params, against, budget, boards, sampler, seed, players, rule_opts,
+         rules_file, threads, out, resume, quiet):
+    """The values of a strategy's parameters that win most against a pool, found by Optuna on
+    common boards; writes the best as a preset (best.toml, usable as --strategy T=FILE)."""
+    from simulator.batch import default_out
+    from simulator.tune import parse_range, run_tune
+
+    g = _game(game)
+    for value, name in ((budget, "--budget"), (boards, "--boards"), (threads, "--threads")):
+        _count(value, name)
+    rules = _rules(g, players, rule_opts, rules_file)
+    pool = [t.strip() for a in against for t in a.split(",") if t.strip()] or [
+        g.default_strategy]
+    if resume and out is None:
+        raise UsageError("--resume needs the study's --out folder")
+    out = out or default_out(game, "tune", seed)
+    log = None if quiet else (lambda line: click.echo(line, err=True))
+    info = run_tune(g, rules, strategy, [parse_range(p) for p in params], pool, budget=budget,
+                    boards=boards, seed=_seed(seed), out=out, threads=threads,
+                    sampler=sampler, resume=resume, log=log)
+    if quiet:
+        return
+    b = info["best"]
+
+    def iv(x):
+        return f"{x['mean']:.4f} [{x['lo']:.4f}, {x['hi']:.4f}]"
+
+    click.echo(f"best of {info['candidates']} candidates: {b['strategy']}")
+    click.echo(f"on {boards:,} fresh boards (seed {b['fresh_seed']}) against "
+               f"{', '.join(pool)}, from every seat (fair share {info['fair_share']:.3f}): "
+               f"win {iv(b['win'])}; as given {iv(b['given'])}; "
+               f"difference {iv(b['difference'])}")
+    click.echo(f"preset written to {out / 'best.toml'} (use --strategy 0={out / 'best.toml'})")
+
+
 def _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, chunk_size, out,
              debug_invariants, quiet, backend, address, seating, precision, command):
     from simulator.batch import default_out

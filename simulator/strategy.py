@@ -97,7 +97,32 @@ def parse_spec(text: str, n_teams: int | None = None) -> StrategySpec:
                 ) from None
     if not name:
         raise UsageError(f"--strategy {text!r}: no strategy name")
+    if name.endswith(".toml"):  # a preset (as `cardsim tune` writes): its values, then k=v
+        name, preset = read_preset(name)
+        params = {**preset, **params}
     return StrategySpec(team, name, params)
+
+
+def read_preset(path: str) -> tuple[str, dict[str, float]]:
+    """(strategy name, parameters) of a preset file: ``strategy = "NAME"`` and a ``[params]``
+    table of numbers."""
+    import tomllib
+    from pathlib import Path
+
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as e:
+        raise UsageError(f"--strategy {path}: cannot read the preset ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"--strategy {path}: not a TOML preset ({e})") from None
+    name = data.get("strategy")
+    params = data.get("params", {})
+    if (not isinstance(name, str) or name.endswith(".toml") or not isinstance(params, dict)
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       for v in params.values())):
+        raise UsageError(f"--strategy {path}: a preset holds strategy = \"NAME\" and a "
+                         "[params] table of numbers")
+    return name, {k: float(v) for k, v in params.items()}
 
 
 def resolve_strategies(specs: list[str], registry: dict[str, StrategyDef], n_teams: int,
