@@ -137,11 +137,14 @@ PARAMS = (
     Param("draw_trumps", 1.0, "1: the bidding side leads its master trumps; 0: never", 0, 1),
     Param("reveal_min_points", 1.0, "points in the trick worth asking for a hidden trump", 0,
           56),
+    Param("tie_points", -1.0, "of two trumps valued alike: -1 the one whose cards hold fewer "
+          "points (the others' points are then side cards to cash), 1 more, 0 the first in "
+          "suit order", -1, 1),
 )
 (P_BASE, P_W_POINTS, P_W_JACK, P_W_NINE, P_W_TRUMP, P_W_TRUMP_TOP, P_W_VOID, P_NT_PENALTY,
  P_W_OPP_SUIT, P_W_PARTNER, P_MARGIN, P_RAISE_STEP, P_DOUBLE_MARGIN, P_REDOUBLE_MARGIN,
  P_THANI_MIN, P_W_READ_JACK, P_W_READ_VOID, P_WIN_MIN, P_TRUMP_MIN, P_FEED, P_DRAW_TRUMPS,
- P_REVEAL_MIN) = range(len(PARAMS))
+ P_REVEAL_MIN, P_TIE_POINTS) = range(len(PARAMS))
 
 
 def _with(**changes):
@@ -416,6 +419,8 @@ def _choose(hm, public, priv, params, conventional):
     avg_team = 56.0 / nteams
     best_t = 4
     best_e = -1e9
+    best_pts = -1000
+    sign = 1 if params[P_TIE_POINTS] >= 0.5 else (-1 if params[P_TIE_POINTS] <= -0.5 else 0)
     common = _common(hm, n_act, nteams, params)
     for t in range(5):
         e = common + _trump_terms(hm, t, n_act, params)
@@ -425,9 +430,13 @@ def _choose(hm, public, priv, params, conventional):
             e += _read_form(hm, t, p_t, p_f, params)
         if t == p_t:  # partner's claim plus my surplus
             e = max(e, p_val + params[P_W_PARTNER] * (e - avg_team))
-        if e > best_e:
+        # a tie (equal lengths and tops) goes by the points held in the suit (tie_points),
+        # not to the first suit: suit order made spades trump 28% of the time, clubs 22%
+        pts = sign * mask_points(hm & SUIT_MASK[t]) if t < 4 else -999
+        if e > best_e or (e == best_e and pts > best_pts):
             best_e = e
             best_t = t
+            best_pts = pts
     return best_t, best_e, p_val, p_t, p_f
 
 

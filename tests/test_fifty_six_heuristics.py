@@ -55,6 +55,19 @@ def test_long_suit_without_its_jack_is_bid_suit_first():
     assert (first["trump"], first["form"]) == ("H", "suit_number")
 
 
+@pytest.mark.parametrize("hand,expected", [
+    # spades and hearts alike (four cards, jack and nine); spades hold 7 points, hearts 5
+    ("JS 9S AS 10S JH 9H KH QH KD QD KC QC", {-1: "H", 0: "S", 1: "S"}),
+    # hearts hold the 7 points
+    ("JS 9S KS QS JH 9H AH 10H KD QD KC QC", {-1: "S", 0: "S", 1: "H"}),
+])
+def test_a_tie_between_trumps_goes_by_the_points_in_the_suit(hand, expected):
+    for tie, trump in expected.items():
+        first = calls_of(play_deal(hands_with(seat0=hand),
+                                   strategies=[f"evaluator:tie_points={tie}"])[0])[0]
+        assert (first["call"], first["trump"]) == ("bid", trump), tie
+
+
 def test_weak_hand_passes():
     hand = "KS KS QS QS KH KH QH QH KD KD QD QC"
     first = calls_of(play_deal(hands_with(seat0=hand), strategies=["evaluator"])[0])[0]
