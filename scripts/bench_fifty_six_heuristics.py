@@ -56,7 +56,7 @@ def main() -> None:
     results = {"deals": a.deals, "rates": {}, "sweep_s": []}
     print(f"56 heuristics, 4 players, deals mode, {a.deals:,} deals, best of {a.repeats}")
     print(f"{'strategy':<14}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}")
-    for name in ("random", "evaluator", "conventional", "cautious", "aggressive"):
+    for name in ("random", "evaluator", "conventional", "cautious", "aggressive", "tuned"):
         r1 = rate([name], a.deals, 1, a.repeats)
         rn = rate([name], a.deals, cores, a.repeats)
         results["rates"][name] = {"1": round(r1), str(cores): round(rn)}

@@ -22,7 +22,7 @@ def test_run_writes_tables_and_run_json(tmp_path):
     info = json.loads((out / "run.json").read_text())
     assert info["game"] == "fifty-six" and info["games"] == 500 and info["seed"] == 3
     assert info["rules"]["team_layout"] == "pairs" and info["rules"]["players"] == 6
-    assert info["strategies"][0]["name"] == "cautious" and len(info["strategies"]) == 3
+    assert info["strategies"][0]["name"] == "tuned" and len(info["strategies"]) == 3
     assert info["wall_time_s"] > 0 and info["throughput"]["games_per_s"] > 0
     assert info["kernel_load_s"] >= 0  # compile or cache load, timed apart from the games
     assert "package_version" in info and "git_commit" in info

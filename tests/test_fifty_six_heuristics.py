@@ -274,7 +274,7 @@ def test_mask_path_plays_exactly_like_the_array_interface(rules):
 
 def test_heuristics_keep_every_invariant_with_random_rules():
     for players in (4, 6, 8):
-        for name_ in ("evaluator", "conventional", "cautious", "aggressive"):
+        for name_ in ("evaluator", "conventional", "cautious", "aggressive", "tuned"):
             rules = GAME.rules.resolve({"players": players, "hidden_trump": "on"})
             runner = Runner(RunSpec(GAME, rules, [name_, "1=random"], 5, 200, debug=True))
             deals = runner.play_chunk(0, 200, 2)[0]
@@ -295,7 +295,7 @@ def test_parameter_values_share_one_compiled_kernel():
 
 def test_presets_differ_from_the_evaluator_only_in_parameters():
     ev = {p.name: p.default for p in S.REGISTRY["evaluator"].params}
-    for preset in ("cautious", "aggressive"):
+    for preset in ("cautious", "aggressive", "tuned"):
         d = S.REGISTRY[preset]
         assert [p.name for p in d.params] == list(ev)
         assert d.decisions["bid"] is S.evaluator_bid

@@ -22,7 +22,7 @@ rule_options = st.fixed_dictionaries({
 })
 
 
-BUILTINS = ["random", "evaluator", "conventional", "cautious", "aggressive"]
+BUILTINS = ["random", "evaluator", "conventional", "cautious", "aggressive", "tuned"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -24,7 +24,7 @@ def test_example_plugin_runs_from_the_cli(tmp_path):
     info = json.loads((out / "run.json").read_text())
     assert info["strategies"][0]["params"] == {"min_jacks": 1.0}
     assert info["strategies"][0]["name"].endswith("fifty_six_highcard.py:highcard")
-    assert info["strategies"][1]["name"] == GAME.default_strategy == "cautious"  # the default
+    assert info["strategies"][1]["name"] == GAME.default_strategy == "tuned"  # the default
 
 
 def test_example_plugin_decides_as_written():

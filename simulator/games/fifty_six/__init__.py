@@ -24,7 +24,7 @@ class FiftySix(GameAdapter):
     outcomes_module = "simulator.games.fifty_six.outcomes"
     decision_errors = {"BAD_BID": "bid", "BAD_PLAY": "play", "BAD_REVEAL": "reveal"}
     invariant_detail = "cards or points not conserved"
-    default_strategy = "cautious"  # top of the ladder (cardsim ladder fifty-six)
+    default_strategy = "tuned"  # top of the ladder (cardsim ladder fifty-six)
     deal_columns = O.DEAL_COLUMNS
     game_columns = O.GAME_COLUMNS
     deal_ncols = O.D_NCOLS
