@@ -1,7 +1,7 @@
-"""Python API for notebooks: the command line's run, compare and sweep, returning polars
-DataFrames. Same engine, same seeds: a table from here equals the command's table.
+"""Python API for notebooks: the command line's run, compare, sweep and tune, returning
+polars DataFrames (tune: its summary). Same engine, same seeds: a table from here equals the command's table.
 
-    from simulator.api import simulate, compare, sweep
+    from simulator.api import simulate, compare, sweep, tune
     r = simulate("fifty-six", deals=100_000, seed=1)
     r.deals.group_by("bid").agg(pl.col("made").mean())
 
@@ -99,6 +99,27 @@ def compare(game: str, strategies: Sequence[str], *, games: int = 10_000, rules=
         run_compare(g, _rules(g, rules), list(strategies), seed, games, folder,
                     threads=threads, backend=backend, address=address, progress=False)
         return study(folder)
+
+
+def tune(game: str, strategy: str, params: dict[str, tuple[float, float]], *,
+         against: Sequence[str] = (), budget: int = 100, boards: int = 2_000, rules=None,
+         seed: int = 0, threads: int | None = None, sampler: str = "tpe",
+         out: str | Path | None = None, resume: bool = False) -> dict:
+    """The values of ``strategy``'s parameters in ``params`` ({name: (lo, hi)}) that win most
+    against ``against`` (default: the game's default strategy), as ``cardsim tune``: returns
+    what tune.json holds ("best": the strategy text, parameters, and the win share on fresh
+    boards with its 95% interval). With ``out`` the study (and best.toml) is kept there."""
+    from simulator.games import get_game
+    from simulator.tune import Range, run_tune
+
+    g = get_game(game)
+    ranges = [Range(k, float(lo), float(hi)) for k, (lo, hi) in params.items()]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(out) if out is not None else Path(tmp) / "tune"
+        return run_tune(g, _rules(g, rules), strategy, ranges,
+                        list(against) or [g.default_strategy], budget=budget, boards=boards,
+                        seed=seed, out=folder, threads=threads, sampler=sampler,
+                        resume=resume)
 
 
 def _text(v) -> str:

@@ -49,3 +49,23 @@ def test_sweep_takes_python_values():
     assert t["label"].unique(maintain_order=True).to_list() == ["all.hold=0", "all.hold=50"]
     with pytest.raises(UsageError, match="no parameter 'hold'"):  # random has no parameters
         sweep("hand-and-foot", {"all.hold": [0, 50]}, games=10, strategies=["random"])
+
+
+def test_tune_equals_the_command(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.api import tune
+    from simulator.cli import cli
+
+    info = tune("fifty-six", "evaluator", {"margin": (0, 3)}, against=["cautious"], budget=3,
+                boards=20, seed=5, threads=1)
+    out = tmp_path / "t"
+    r = CliRunner().invoke(cli, ["tune", "fifty-six", "--strategy", "evaluator", "--param",
+                                 "margin=0..3", "--against", "cautious", "--budget", "3",
+                                 "--boards", "20", "--seed", "5", "--threads", "1", "--out",
+                                 str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    cli_info = json.loads((out / "tune.json").read_text())
+    assert info["best"] == cli_info["best"] and info["candidates"] == 3
