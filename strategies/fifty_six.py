@@ -7,6 +7,8 @@ level (``inline="always"``), which multiplies compile time when used on large fu
 on hand masks (view.SLOT_OF); ``heuristic_play`` is the same decision behind the array
 interface, for plug-ins that want to reuse it and for tests.
 """
+import math
+
 import numpy as np
 from numba import njit, uint64
 
@@ -137,6 +139,9 @@ PARAMS = (
     Param("draw_trumps", 1.0, "1: the bidding side leads its master trumps; 0: never", 0, 1),
     Param("reveal_min_points", 1.0, "points in the trick worth asking for a hidden trump", 0,
           56),
+    Param("jump_back", 99.0, "opens or overcalls at once at its ceiling less this many points "
+          "(a jump) rather than the lowest legal bid; 99: never (jumping to the ceiling lost "
+          "92% of games against not jumping, 4 below it 66%)", 0, 99),
     Param("tie_points", -1.0, "of two trumps valued alike: -1 the one whose cards hold fewer "
           "points (the others' points are then side cards to cash), 1 more, 0 the first in "
           "suit order", -1, 1),
@@ -144,7 +149,7 @@ PARAMS = (
 (P_BASE, P_W_POINTS, P_W_JACK, P_W_NINE, P_W_TRUMP, P_W_TRUMP_TOP, P_W_VOID, P_NT_PENALTY,
  P_W_OPP_SUIT, P_W_PARTNER, P_MARGIN, P_RAISE_STEP, P_DOUBLE_MARGIN, P_REDOUBLE_MARGIN,
  P_THANI_MIN, P_W_READ_JACK, P_W_READ_VOID, P_WIN_MIN, P_TRUMP_MIN, P_FEED, P_DRAW_TRUMPS,
- P_REVEAL_MIN, P_TIE_POINTS) = range(len(PARAMS))
+ P_REVEAL_MIN, P_JUMP_BACK, P_TIE_POINTS) = range(len(PARAMS))
 
 
 def _with(**changes):
@@ -492,7 +497,11 @@ def _bid(hm, public, private, legal, params, conventional):
             if code > 0:
                 return code
         if ceiling >= need:
-            return bid_code(lo, best_t, _honest_form(hm, best_t))
+            v = lo
+            if not ours and params[P_JUMP_BACK] < 98.5:  # a jump tells the table at once
+                v = max(lo, min(np.int64(legal[L_MAX]),
+                                np.int64(math.floor(ceiling - params[P_JUMP_BACK]))))
+            return bid_code(v, best_t, _honest_form(hm, best_t))
     if legal[L_DOUBLE] == 1:
         # The bid tells that the opponents expect high_v with an average partner; what my
         # hand holds above an average one (their trump's tops counting double) is what we

@@ -68,6 +68,17 @@ def test_a_tie_between_trumps_goes_by_the_points_in_the_suit(hand, expected):
         assert (first["call"], first["trump"]) == ("bid", trump), tie
 
 
+def test_jump_back_opens_at_the_ceiling_less_that_many_points():
+    # STRONG_HEARTS: a hearts ceiling of 32.x at margin 0; the default never jumps
+    values = {}
+    for jb in (None, 0, 2, 10):
+        strategy = "evaluator" if jb is None else f"evaluator:jump_back={jb}"
+        first = calls_of(play_deal(hands_with(seat0=STRONG_HEARTS), strategies=[strategy])[0])[0]
+        assert (first["call"], first["trump"]) == ("bid", "H")
+        values[jb] = first["value"]
+    assert values == {None: 28, 0: 32, 2: 30, 10: 28}
+
+
 def test_weak_hand_passes():
     hand = "KS KS QS QS KH KH QH QH KD KD QD QC"
     first = calls_of(play_deal(hands_with(seat0=hand), strategies=["evaluator"])[0])[0]
