@@ -65,14 +65,14 @@ class GameAdapter(GameStrategies):
         fns = []
         for decision in decisions:
             per_slot = [d.decisions[decision] for d in defs]
-            for d in defs:
+            for f, d in zip(per_slot, defs):
                 if not d.plugin:
                     # compiled (or loaded) by argument types first, as a kernel calling a
                     # built-in directly caches it: turning it into a function pointer looks
                     # it up by the whole signature, a second cache entry that a cold run never
                     # wrote, so the first warm run compiled it again. (A plug-in is compiled
                     # by the whole signature, which also makes its return value an int64.)
-                    d.decisions[decision].compile(arg_types)
+                    f.compile(arg_types)
             fns.append(tuple(per_slot + [per_slot[-1]] * (slots - len(per_slot))))
         padded = np.zeros((slots, params.shape[1]), np.float64)
         padded[: params.shape[0]] = params

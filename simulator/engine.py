@@ -55,6 +55,8 @@ def state_type(new_state, ctx_type):
     """The type of the State of views ``new_state`` returns (compiling it, into the cache), for
     the signature of a game's play_deal."""
     return njit((ctx_type,), cache=True)(new_state).nopython_signatures[0].return_type.types[1]
+
+
 I32_2D = types.int32[:, ::1]
 I64_1D = types.int64[::1]
 
@@ -223,9 +225,13 @@ def _compile_aside(dispatcher, args):
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cache = getattr(dispatcher, "_cache", None)
-    if (not hasattr(os, "fork") or (cpus or 1) < 2 or cache is None
-            or type(cache).__name__ == "NullCache"
-            or cache.load_overload(args, dispatcher.targetctx) is not None):
+    if not hasattr(os, "fork") or (cpus or 1) < 2 or cache is None \
+            or type(cache).__name__ == "NullCache":
+        return None
+    cres = cache.load_overload(args, dispatcher.targetctx)
+    if cres is not None:  # warm: keep what was loaded, as Dispatcher.compile does on a hit
+        dispatcher.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        dispatcher.add_overload(cres)
         return None
     with warnings.catch_warnings():  # Python 3.12+ warns of forking a threaded process; the
         warnings.simplefilter("ignore", DeprecationWarning)  # child only compiles

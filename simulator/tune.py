@@ -113,9 +113,7 @@ def _sampler(name: str, seed: int):
         return optuna.samplers.TPESampler(seed=seed)
     if name == "cmaes":
         return optuna.samplers.CmaEsSampler(seed=seed)
-    if name == "random":
-        return optuna.samplers.RandomSampler(seed=seed)
-    raise UsageError(f"--sampler {name!r}: allowed {', '.join(SAMPLERS)}")
+    return optuna.samplers.RandomSampler(seed=seed)
 
 
 def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *, budget: int,
@@ -130,6 +128,8 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
     from simulator.tables import write_json_atomic
 
     sdef, spec = check(game, rules, strategy, ranges, pool)
+    if sampler not in SAMPLERS:
+        raise UsageError(f"--sampler {sampler!r}: allowed {', '.join(SAMPLERS)}")
     if budget < 1 or boards < 1:
         raise UsageError("--budget and --boards: at least 1")
     threads = threads or numba.config.NUMBA_NUM_THREADS

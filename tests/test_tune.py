@@ -87,13 +87,15 @@ def test_preset_values_can_be_overridden_and_bad_presets_are_refused(tmp_path):
     ("evaluator", ["margin=0..2"], ["1=cautious"], "without a team"),
     ("evaluator", [], ["cautious"], "at least one --param"),
     ("evaluator", ["margin=0..2", "margin=1..2"], ["cautious"], "twice"),
+    ("evaluator", ["margin=0..2"], ["cautious"], "--sampler"),
 ])
 def test_bad_input_is_refused_before_anything_is_written(tmp_path, strategy, params, pool,
                                                          fragment):
     rules = G56.rules.resolve({})
+    sampler = "annealing" if fragment == "--sampler" else "tpe"
     with pytest.raises(UsageError, match=fragment):
         run_tune(G56, rules, strategy, [parse_range(p) for p in params], pool, budget=2,
-                 boards=10, seed=0, out=tmp_path / "t")
+                 boards=10, seed=0, out=tmp_path / "t", sampler=sampler)
     assert not (tmp_path / "t").exists()
 
 
@@ -130,3 +132,14 @@ def test_report_draws_the_convergence_of_a_study(tmp_path):
     tables = dict(sec.tables)
     assert tables["best"]["strategy"][0] == info["best"]["strategy"]
     assert tables["candidates"].height == 3
+
+
+@pytest.mark.parametrize("sampler", ["cmaes", "random"])
+def test_every_sampler_runs_and_stays_in_range(tmp_path, sampler):
+    rules = G56.rules.resolve({})
+    ranges = [parse_range("margin=0..3"), parse_range("raise_step=1..6")]
+    run_tune(G56, rules, "evaluator", ranges, ["cautious"], budget=4, boards=10, seed=2,
+             threads=1, out=tmp_path / "t", sampler=sampler)
+    t = pl.read_parquet(tmp_path / "t" / "trials.parquet")
+    assert t.height == 4 and t["margin"].is_between(0, 3).all()
+    assert t["raise_step"].is_between(1, 6).all()
