@@ -11,6 +11,7 @@ from simulator.games.fifty_six import view as V
 from simulator.games.fifty_six.view import DOUBLE, PASS
 from simulator.strategy import StrategyDef
 from strategies import fifty_six as S
+from strategies import fifty_six_play as SP
 from tests.helpers_fifty_six import GAME, TRUMPS, bid, play_deal, script_spec
 
 FULL = [f"{r}{s}" for s in "SHDC" for r in ("J", "9", "A", "10", "K", "Q")] * 2
@@ -336,7 +337,7 @@ def test_above_is_every_stronger_card_of_the_suit_for_every_card():
         for slot in range(64):
             if slot // 16 == c // 13 and slot % 16 // 2 > V.STRENGTH[c]:
                 want |= 1 << slot
-        assert int(S.above(c)) == want, name(c)
+        assert int(SP.above(c)) == want, name(c)
 
 
 def test_no_card_is_thought_to_beat_a_led_jack_of_clubs():
