@@ -25,7 +25,8 @@ def source_digest(game: str | None = None) -> str:
     if game:  # a game's cli.py holds only click commands: editing it recompiles nothing
         paths += sorted(p for p in (ROOT / "simulator" / "games" / game).rglob("*.py")
                         if p.name != "cli.py")
-        paths.append(ROOT / "strategies" / f"{game}.py")
+        # strategies/<game>.py and its companions (fifty_six_play.py): a kernel inlines them
+        paths += sorted((ROOT / "strategies").glob(f"{game}*.py"))
     h = hashlib.blake2b(digest_size=8)
     for path in paths:
         if path.exists():

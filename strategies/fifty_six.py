@@ -16,8 +16,8 @@ from simulator.games.fifty_six.view import (
     BID, DOUBLE, F_NOES, F_NUMBER_NT, F_NUMBER_SUIT, F_PLUS_SUIT, F_PLUS_TWO_NOES,
     F_SUIT_NUMBER, F_THANI, L_DOUBLE, L_LAST_TRUMP, L_MAX, L_MIN, L_PASS, L_REDOUBLE, L_THANI,
     NO_TRUMPS, PASS, PB_ACTIVE_N, PB_CALLS, PB_HIGH_BIDDER, PB_HIGH_TRUMP, PB_HIGH_VALUE,
-    PB_NCALLS, PB_NTEAMS, PB_TEAM_OF, PLAY, PV_SEAT, PV_TEAM, REDOUBLE, SUIT_MASK, bid_code,
-    call_form, call_trump, call_value, nth_form,
+    PB_NCALLS, PB_NTEAMS, PB_PAY_LOSE, PB_PAY_WIN, PB_TEAM_OF, PLAY, PV_SEAT, PV_TEAM, REDOUBLE,
+    SUIT_MASK, bid_code, call_form, call_trump, call_value, nth_form,
 )
 from simulator.rng import below
 from simulator.strategy import Param, StrategyDef
@@ -101,7 +101,7 @@ def random_play_mask(legal_mask, rng):
 PARAMS = PLAY_PARAMS + (
     # hand valuation: expected card points for the team, as offsets from an average hand
     Param("base", 0.0, "points added to every valuation (optimism)", -28, 28),
-    Param("w_points", 1.0, "per card point held above an average hand", 0, 10),
+    Param("w_points", 1.0, "per card point held above an average hand", -10, 10),
     Param("w_jack", 1.5, "per jack held above an average hand", 0, 20),
     Param("w_nine", 0.5, "per nine held above an average hand", 0, 20),
     Param("w_trump", 1.5, "per card of the trump suit above the suit's average share", 0, 20),
@@ -127,6 +127,13 @@ PARAMS = PLAY_PARAMS + (
     Param("jump_back", 99.0, "opens or overcalls at once at its ceiling less this many points "
           "(a jump) rather than the lowest legal bid; 99: never (jumping to the ceiling lost "
           "92% of games against not jumping, 4 below it 66%)", 0, 99),
+    Param("w_nt_jack", 0.0, "per jack above an average hand, in no-trumps only (on top of "
+          "w_jack)", -20, 20),
+    Param("spread", 7.5, "how far a team's take strays from the valuation (standard "
+          "deviation, points): sets the chance of making each bid", 1, 28),
+    Param("band_gain", 99.0, "bid at once the lowest value of a higher stake band when its "
+          "expected stake (chance of making it from valuation and spread, payout table) beats "
+          "the lowest legal bid's by this much; 99: never", -5, 99),
     Param("tie_points", -1.0, "of two trumps valued alike: -1 the one whose cards hold fewer "
           "points (the others' points are then side cards to cash), 1 more, 0 the first in "
           "suit order", -1, 1),
@@ -134,7 +141,7 @@ PARAMS = PLAY_PARAMS + (
 )
 (P_BASE, P_W_POINTS, P_W_JACK, P_W_NINE, P_W_TRUMP, P_W_TRUMP_TOP, P_W_VOID, P_NT_PENALTY,
  P_W_OPP_SUIT, P_W_PARTNER, P_MARGIN, P_RAISE_STEP, P_DOUBLE_MARGIN, P_REDOUBLE_MARGIN,
- P_THANI_MIN, P_W_READ_JACK, P_W_READ_VOID, P_JUMP_BACK,
+ P_THANI_MIN, P_W_READ_JACK, P_W_READ_VOID, P_JUMP_BACK, P_W_NT_JACK, P_SPREAD, P_BAND_GAIN,
  P_TIE_POINTS) = range(len(PLAY_PARAMS), len(PARAMS))
 
 
@@ -171,9 +178,9 @@ def _common(hm, n_act, nteams, params):
 
 @njit(cache=True, inline="always")
 def _trump_terms(hm, t, n_act, params):
-    if t >= 4:
-        return -params[P_NT_PENALTY]
     avg = 1.0 / n_act
+    if t >= 4:
+        return params[P_W_NT_JACK] * (pc(hm & JACKS) - 8.0 * avg) - params[P_NT_PENALTY]
     suit_cards = 16.0 if n_act == 8 else 12.0
     tm = hm & SUIT_MASK[t]
     k = pc(tm)
@@ -294,7 +301,13 @@ def _bid(hm, public, private, legal, params, conventional):
             if not ours and params[P_JUMP_BACK] < 98.5:  # a jump tells the table at once
                 v = max(lo, min(np.int64(legal[L_MAX]),
                                 np.int64(math.floor(ceiling - params[P_JUMP_BACK]))))
+            if params[P_BAND_GAIN] < 98.5:
+                v = _band_jump(v, np.int64(legal[L_MAX]), best_e, public, params)
             return bid_code(v, best_t, _honest_form(hm, best_t))
+        if ours and best_t == p_t and params[P_BAND_GAIN] < 98.5:
+            v = _band_jump(high_v, np.int64(legal[L_MAX]), best_e, public, params)
+            if v > high_v:  # partner's contract is worth more a band higher
+                return bid_code(v, best_t, _honest_form(hm, best_t))
     if legal[L_DOUBLE] == 1:
         # The bid tells that the opponents expect high_v with an average partner; what my
         # hand holds above an average one (their trump's tops counting double) is what we
@@ -307,6 +320,30 @@ def _bid(hm, public, private, legal, params, conventional):
         if 56 - high_v + surplus >= 57 - high_v + params[P_DOUBLE_MARGIN]:
             return DOUBLE
     return PASS
+
+
+@njit(cache=True)
+def _band_jump(v, top, e, public, params):
+    """``v``, or the first value of a higher stake band up to ``top`` whose expected stake
+    beats v's by band_gain: made with chance Phi((e - value + 0.5) / spread)."""
+    base = _stake_ev(v, e, public, params)
+    best = v
+    best_ev = base + params[P_BAND_GAIN]
+    for w in range(v + 1, top + 1):
+        if public[PB_PAY_WIN + w] == public[PB_PAY_WIN + w - 1] \
+                and public[PB_PAY_LOSE + w] == public[PB_PAY_LOSE + w - 1]:
+            continue  # same band: the lowest value of it is the one to bid
+        ev = _stake_ev(w, e, public, params)
+        if ev > best_ev:
+            best = w
+            best_ev = ev
+    return best
+
+
+@njit(cache=True, inline="always")
+def _stake_ev(v, e, public, params):
+    p = 0.5 * math.erfc((v - 0.5 - e) / (params[P_SPREAD] * math.sqrt(2.0)))
+    return p * public[PB_PAY_WIN + v] - (1.0 - p) * public[PB_PAY_LOSE + v]
 
 
 @njit(cache=True)

@@ -38,6 +38,11 @@ def test_key_follows_kernel_sources_only(tmp_path, monkeypatch):
     rng.write_text(rng.read_text() + "\n# edited\n")
     assert _cache.source_digest() != before[0]
     assert _cache.source_digest("fifty_six") != before[2]
+    # a strategy module beside strategies/<game>.py (56 card play) is compiled into the kernel
+    after = _cache.source_digest("fifty_six")
+    play = tmp_path / "strategies/fifty_six_play.py"
+    play.write_text(play.read_text() + "\n# edited\n")
+    assert _cache.source_digest("fifty_six") != after
 
 
 _COUNT_COMPILES = """

@@ -80,6 +80,33 @@ def test_jump_back_opens_at_the_ceiling_less_that_many_points():
     assert values == {None: 28, 0: 32, 2: 30, 10: 28}
 
 
+@pytest.mark.parametrize("strategy,payout,value", [
+    # STRONG_HEARTS valued about 45.5 for hearts (base 12): with spread 3 a 40 makes 98% of
+    # the time, so 40 (stake 2/3) beats 28 (1/2); 48 (3/4) makes only 20% of the time
+    ("evaluator:base=12,spread=3,band_gain=0", "sheet", 40),
+    ("evaluator:base=12,spread=3,band_gain=0", "28-56:1/2", 28),  # one band: nothing to gain
+    ("evaluator:base=12,spread=3,band_gain=2", "sheet", 28),  # the gain (0.9) is below 2
+    ("evaluator:base=12,spread=3", "sheet", 28),  # off by default
+    ("evaluator:base=12,spread=12,band_gain=0", "sheet", 28),  # a wide spread: 40 too risky
+])
+def test_band_gain_opens_at_a_higher_stake_band_when_its_expected_stake_is_higher(
+        strategy, payout, value):
+    first = calls_of(play_deal(hands_with(seat0=STRONG_HEARTS), rules={"payout": payout},
+                               strategies=[strategy])[0])[0]
+    assert (first["call"], first["trump"], first["value"]) == ("bid", "H", value)
+
+
+def test_jacks_count_more_in_no_trumps_with_w_nt_jack():
+    # four jacks, every suit three long: no-trumps and the best suit differ by the jack term
+    hand = "JS 9S QS JH AH QH JD 10D KD JC KC QC"
+    trumps = {}
+    for w in (0, 2):
+        first = calls_of(play_deal(hands_with(seat0=hand), strategies=[
+            f"evaluator:nt_penalty=1,w_nt_jack={w},margin=-4"])[0])[0]
+        trumps[w] = (first["call"], first["trump"], first["form"])
+    assert trumps == {0: ("bid", "S", "number_suit"), 2: ("bid", "NT", "number_nt")}
+
+
 def test_weak_hand_passes():
     hand = "KS KS QS QS KH KH QH QH KD KD QD QC"
     first = calls_of(play_deal(hands_with(seat0=hand), strategies=["evaluator"])[0])[0]

@@ -809,6 +809,9 @@ def _start_game(seed_key, game_index, deals_mode, rules, st, rot_k):
     public[V.PB_RULE_THANI] = rules[RU.R_THANI]
     public[V.PB_RULE_HIDDEN] = rules[RU.R_HIDDEN_TRUMP]
     public[V.PB_RULE_NO_TRUMP_LEAD] = rules[RU.R_NO_TRUMP_LEAD]
+    for v in range(57):  # the stakes are public: bidders weigh a higher band against its risk
+        public[V.PB_PAY_WIN + v] = rules[RU.R_PAY_WIN + v]
+        public[V.PB_PAY_LOSE + v] = rules[RU.R_PAY_LOSE + v]
     team = 0  # seat s is in team s % nteams (counted up: a division per seat shows per deal)
     for s in range(V.MAX_SEATS):
         public[V.PB_TEAM_OF + s] = team if s < seats else -1

@@ -6,7 +6,7 @@ Every decision function of a 56 strategy has one signature (``DECISION_SIG``)::
 
 - ``hand[:n]``: the player's own cards (card codes, see simulator.cards);
 - ``public``: the table as everyone sees it (int16, indices ``PB_*``): seats, dealer, the
-  auction so far, the contract, every card played, points taken per team;
+  auction so far, the contract, every card played, points taken per team, the stake table;
 - ``private``: what only this player knows (int16, indices ``PV_*``), e.g. the trump of their
   own bid when trumps are hidden;
 - ``legal``: decision-specific (see ``L_*`` for bids; for a card play ``legal[i] == 1`` when
@@ -121,7 +121,9 @@ PB_PLAYS = PB_CALLS + 2 * MAX_CALLS  # [2 * 64] (seat, card) per card played
 PB_TRICK_WINNERS = PB_PLAYS + 128    # [16]
 PB_TRICK_BEST = PB_TRICK_WINNERS + 16  # index in the current trick of the card winning so far
 PB_TRICK_PTS = PB_TRICK_BEST + 1       # card points in the current trick so far
-PB_LEN = PB_TRICK_PTS + 1
+PB_PAY_WIN = PB_TRICK_PTS + 1          # [57] tables won by a made contract of each value
+PB_PAY_LOSE = PB_PAY_WIN + 57          # [57] tables lost by a failed one (payout rule)
+PB_LEN = PB_PAY_LOSE + 57
 
 # private[] layout (one row per seat)
 PV_SEAT = 0
