@@ -1,11 +1,12 @@
 """The bid-success study against numbers computed by hand on a small table."""
 import subprocess
 import sys
+from pathlib import Path
 
 import polars as pl
 import pytest
 
-from analysis.fifty_six import bid_success, thresholds
+from analysis.fifty_six import bid_success, headline, pool_sparse, thresholds
 from analysis.stats import wilson
 from simulator.errors import UsageError
 
@@ -71,3 +72,77 @@ def test_cli_on_a_real_run(tmp_path):
     p = subprocess.run(cli + ["analyze", "bid-success", str(tmp_path)],
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 2 and "run.json" in p.stderr
+
+
+def auctions():
+    # six contracts and two all-pass deals; jumps: c (a raise of 3), d (opening 30), e (12 over
+    # 4 raises); b (3 over 3 raises) and f (12 over 12) climbed one at a time
+    return pl.DataFrame({  # columns: deals a to h
+        "bidder":           [0, 1, 2, 3, 0, 1, -1, -1],
+        "bid":              [28, 31, 31, 30, 40, 40, 28, 28],
+        "trump":            ["S", "S", "H", "C", "NT", "D", "NT", "NT"],
+        "made":             [True, False, True, False, True, False, True, True],
+        "double_level":     [1, 2, 1, 4, 1, 1, 1, 1],
+        "opening_bid":      [28, 28, 28, 30, 28, 28, 0, 0],
+        "bids":             [1, 4, 2, 1, 5, 13, 0, 0],
+        "team_points_held": [30, 26, 34, 20, 36, 28, 44, 12],
+    }).lazy()
+
+
+def test_headline_by_hand():
+    h = headline(auctions(), min_bid=28)
+    got = {m: (n, v) for m, n, v in h.select("measure", "n", "value").rows()}
+    pct = lambda k, n: pytest.approx(100 * k / n)  # noqa: E731
+    assert got["contracts made"] == (6, pct(3, 6))
+    assert got["all pass"] == (8, pct(2, 8))
+    assert got["no-trump contracts"] == (6, pct(1, 6))
+    assert got["doubled or redoubled"] == (6, pct(2, 6))
+    assert got["opening bid above min_bid"] == (6, pct(1, 6))
+    assert got["jump bid (opening or raise)"] == (6, pct(3, 6))
+    assert [got[f"trump {s}"][1] for s in "SHDC"] == [pct(2, 6), pct(1, 6), pct(1, 6), pct(1, 6)]
+    assert got["trump S - trump C"] == (6, pct(1, 6))
+    assert got["mean bid"] == (6, pytest.approx(200 / 6))
+    assert got["team points held, bid 28"] == (1, 30)  # the all-pass 28s are nobody's bid
+    assert got["team points held, bid 40"] == (2, 32)
+    rows = {r["measure"]: r for r in h.iter_rows(named=True)}
+    lo, hi = wilson(2, 8)
+    assert (rows["all pass"]["lo"], rows["all pass"]["hi"]) == pytest.approx((100 * lo, 100 * hi))
+    half = 1.959963984540054 * 32 ** 0.5 / 2 ** 0.5  # sd of (36, 28) is sqrt(32)
+    assert rows["team points held, bid 40"]["lo"] == pytest.approx(32 - half)
+    half = 100 * 1.959963984540054 * ((3 / 6 - (1 / 6) ** 2) / 6) ** 0.5
+    assert rows["trump S - trump C"]["hi"] == pytest.approx(100 / 6 + half)
+    assert rows["team points held, bid 28"]["lo"] is None  # one deal: no interval
+
+
+def test_pool_sparse_closes_groups_at_min_n_and_folds_a_short_tail_back():
+    t = pl.DataFrame({"bid": [28, 29, 30, 31, 32], "n": [50, 60, 200, 10, 5],
+                      "made": [25, 30, 100, 10, 5]})
+    p = pool_sparse(t, "bid", 100)
+    assert p["bid"].to_list() == ["28-29", "30-32"]
+    assert p["n"].to_list() == [110, 215] and p["made"].to_list() == [55, 115]
+    lo, hi = wilson(115, 215)
+    assert (p["rate"][1], p["lo"][1], p["hi"][1]) == pytest.approx((115 / 215, lo, hi))
+
+
+def test_team_points_band_groups_by_four():
+    t = bid_success(auctions(), ["team_points_band"], SHEET)
+    assert dict(t.select("team_points_band", "n").rows()) == {20: 1, 24: 1, 28: 2, 32: 1, 36: 1}
+
+
+def test_study_script_writes_and_reuses(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("intro\n<!-- study:begin -->\nold\n<!-- study:end -->\nmiddle\n"
+                   "<!-- compare:begin -->\nold\n<!-- compare:end -->\nend\n")
+    script = Path(__file__).parents[1] / "scripts" / "study_fifty_six.py"
+    cmd = [sys.executable, str(script), "--deals", "3000", "--out", str(tmp_path / "runs"),
+           "--update-doc", str(doc)]
+    for reused in (False, True):
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr
+        assert ("reusing" in p.stderr) == reused
+    text = doc.read_text()
+    assert "\nold\n" not in text and text.startswith("intro\n")
+    assert text.count("### ") == 8 and "middle" in text and text.endswith("end\n")
+    study, compare = text.split("middle")
+    assert "Made rate by bid value" in study and "Old and new player" in compare
+    assert "cardsim analyze bid-success" in study and "| contracts made |" in compare
