@@ -134,6 +134,8 @@ PARAMS = PLAY_PARAMS + (
     Param("band_gain", 99.0, "bid at once the lowest value of a higher stake band when its "
           "expected stake (chance of making it from valuation and spread, payout table) beats "
           "the lowest legal bid's by this much; 99: never", -5, 99),
+    Param("switch_margin", 0.0, "once partner has bid, points another trump must be worth "
+          "beyond partner's before I bid it (support partner rather than change suit)", 0, 28),
     Param("tie_points", -1.0, "of two trumps valued alike: -1 the one whose cards hold fewer "
           "points (the others' points are then side cards to cash), 1 more, 0 the first in "
           "suit order", -1, 1),
@@ -142,7 +144,7 @@ PARAMS = PLAY_PARAMS + (
 (P_BASE, P_W_POINTS, P_W_JACK, P_W_NINE, P_W_TRUMP, P_W_TRUMP_TOP, P_W_VOID, P_NT_PENALTY,
  P_W_OPP_SUIT, P_W_PARTNER, P_MARGIN, P_RAISE_STEP, P_DOUBLE_MARGIN, P_REDOUBLE_MARGIN,
  P_THANI_MIN, P_W_READ_JACK, P_W_READ_VOID, P_JUMP_BACK, P_W_NT_JACK, P_SPREAD, P_BAND_GAIN,
- P_TIE_POINTS) = range(len(PLAY_PARAMS), len(PARAMS))
+ P_SWITCH_MARGIN, P_TIE_POINTS) = range(len(PLAY_PARAMS), len(PARAMS))
 
 
 def _with(**changes):
@@ -156,11 +158,15 @@ CAUTIOUS = _with(margin=3.0, raise_step=5.0, double_margin=7.0, redouble_margin=
                  win_min_points=2.0, trump_min_points=2.0)
 AGGRESSIVE = _with(base=2.0, margin=-2.0, raise_step=1.0, double_margin=1.0,
                    redouble_margin=3.0, win_min_points=0.0, trump_min_points=1.0)
-# cautious with ten parameters tuned by `cardsim tune` (TPE, 150 candidates x 1,000 boards
-# against cautious, evaluator and conventional, seed 7), rounded to two decimals
-TUNED = _with(margin=5.97, raise_step=5.51, double_margin=8.24, redouble_margin=11.03,
-              nt_penalty=4.74, w_trump=2.91, w_trump_top=2.16, w_jack=0.0, w_partner=0.51,
-              w_opp_suit=5.25, win_min_points=2.0, trump_min_points=2.0)
+# the default: the valuation fitted to what contract teams take (FIT, from
+# docs/fits/fifty_six_valuation.json, scripts/fit_fifty_six_valuation.py), the rest tuned by
+# `cardsim tune` (TPE, 300 candidates x 1,000 boards against the previous tuned preset,
+# cautious and the old evaluator, seed 21), rounded to two decimals
+FIT = dict(base=-1.23, w_points=-0.05, w_jack=2.88, w_nine=0.24, w_trump=3.79, spread=7.75)
+TUNED = _with(**FIT, margin=5.17, raise_step=3.8, double_margin=10.88, redouble_margin=6.47,
+              w_trump_top=1.73, w_void=3.08, w_opp_suit=10.0, w_partner=0.0,
+              nt_penalty=3.93, w_nt_jack=3.07, band_gain=0.43, jump_back=12.27,
+              win_min_points=2.0, trump_min_points=2.0)
 
 
 # ---------------------------------------------------------------- bidding
@@ -240,6 +246,8 @@ def _choose(hm, public, priv, params, conventional):
             e += _read_form(hm, t, p_t, p_f, params)
         if t == p_t:  # partner's claim plus my surplus
             e = max(e, p_val + params[P_W_PARTNER] * (e - avg_team))
+        elif p_t >= 0:
+            e -= params[P_SWITCH_MARGIN]
         # a tie (equal lengths and tops) goes by the points held in the suit (tie_points),
         # not to the first suit: suit order made spades trump 28% of the time, clubs 22%
         pts = sign * mask_points(hm & SUIT_MASK[t]) if t < 4 else -999
@@ -447,9 +455,11 @@ BUILTINS = (
     StrategyDef("aggressive", "evaluator preset: optimistic valuation, bids over its "
                 "ceiling, doubles readily", {"bid": evaluator_bid, **_HEURISTIC_PLAY},
                 AGGRESSIVE),
-    StrategyDef("tuned", "evaluator preset tuned by `cardsim tune`: bids only to its valuation "
-                "less 6, weighs trump length and top trumps heavily and jacks only as points, "
-                "keeps out of suits the opponents bid; wins tricks only for 2+ points",
+    StrategyDef("tuned", "the default: evaluator with its valuation fitted to the points "
+                "contract teams take and its bidding tuned by `cardsim tune`: bids to its "
+                "estimate less 5, jumps to a higher stake band when that pays, values "
+                "no-trumps by its jacks, keeps out of suits the opponents bid; wins tricks only "
+                "for 2+ points",
                 {"bid": evaluator_bid, **_HEURISTIC_PLAY}, TUNED),
 )
 REGISTRY = {d.name: d for d in BUILTINS}

@@ -163,6 +163,16 @@ def _partner_answer(seat2, strategy="conventional"):
     return calls[2]
 
 
+def test_switch_margin_keeps_a_partner_in_their_suit():
+    # no heart, long spades with both jacks: at margin 0 spades value well over 29; a switch
+    # margin of 20 makes hearts (partner's) or a pass the answer, never a new suit
+    seat2 = "JS JS 9S AS 10S KS JD 9D AD 10D JC 9C"
+    plain = _partner_answer(seat2, "evaluator:margin=0")
+    assert (plain["call"], plain["value"], plain["trump"]) == ("bid", 29, "S")
+    kept = _partner_answer(seat2, "evaluator:margin=0,switch_margin=20")
+    assert kept["call"] == "pass" or kept["trump"] == "H"
+
+
 def test_conventional_shows_exactly_two_top_cards_with_plus_two():
     c = _partner_answer("9H 9H JS JS 9S AS JD JD 9D AD 10D JC")
     assert (c["value"], c["trump"], c["form"]) == (30, "H", "plus_suit")
@@ -374,3 +384,14 @@ def test_no_card_is_thought_to_beat_a_led_jack_of_clubs():
     assert decide("9C AC QC KH", trick, played=["JC"]) == "QC"
     # the same position in spades (no top-slot shift) always played low
     assert decide("9S AS QS KH", [(3, "JS")], played=["JS"]) == "QS"
+
+
+def test_the_default_valuation_is_the_committed_fit():
+    import json
+    from pathlib import Path
+
+    fit = json.loads((Path(__file__).parent.parent / "docs/fits/fifty_six_valuation.json")
+                     .read_text())
+    tuned = {p.name: p.default for p in S.REGISTRY["tuned"].params}
+    for name in ("base", "w_points", "w_jack", "w_nine", "w_trump", "spread"):
+        assert tuned[name] == fit["params"][name], name
