@@ -6,10 +6,10 @@ from numba import njit, uint64
 
 from simulator.bits import ctz, popcount, top_bit
 from simulator.games.fifty_six.view import (
-    DECK_MASK_48, DECK_MASK_64, PB_ACTIVE_N, PB_CONTRACT_TEAM, PB_NTEAMS, PB_PLAYED, PB_THANI,
-    PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N, PB_TRICK_PTS, PB_TRICK_SEATS,
-    PB_TRUMP, POINTS, PV_TEAM, PV_TRUMP, RANK_MASK, SLOT_CODE, SLOT_OF, STRENGTH, SUIT,
-    SUIT_MASK,
+    DECK_MASK_48, DECK_MASK_64, PB_ACTIVE, PB_ACTIVE_N, PB_CONTRACT_TEAM, PB_NTEAMS, PB_PLAYED,
+    PB_PLAYS, PB_THANI, PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N, PB_TRICK_PTS,
+    PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK, SLOT_CODE, SLOT_OF,
+    STRENGTH, SUIT, SUIT_MASK,
 )
 from simulator.strategy import Param
 
@@ -30,8 +30,22 @@ PLAY_PARAMS = (
     Param("draw_trumps", 1.0, "1: the bidding side leads its master trumps; 0: never", 0, 1),
     Param("reveal_min_points", 1.0, "points in the trick worth asking for a hidden trump", 0,
           56),
+    Param("voids", 1.0, "1: remember who has shown out of a suit (did not follow it): no side "
+          "master is cashed into an opponent's known void while trumps may be out, and a "
+          "partner's card is safe from opponents known void in trumps; 0: no memory", 0, 1),
+    Param("overtake_min_points", 0.0, "points in a trick worth overtaking a partner whose "
+          "card an opponent still to play may beat (a stronger unseen card, or a ruff by a "
+          "seat known void) with a sure winner (99: never)", 0, 99),
+    Param("count_trumps", 1.0, "1: the bidding side stops drawing trumps once no opponent "
+          "can hold one (known voids, unseen trumps); 0: draws while any trump is unseen",
+          0, 1),
+    Param("signals", 1.0, "1: a discard (void, not trumping) comes from a weak suit (no "
+          "jack, nine or master) when it costs no more points, telling partner not to lead "
+          "it, and a low lead keeps off suits partner threw from; 0: the cheapest card",
+          0, 1),
 )
-P_WIN_MIN, P_TRUMP_MIN, P_FEED, P_DRAW_TRUMPS, P_REVEAL_MIN = range(len(PLAY_PARAMS))
+(P_WIN_MIN, P_TRUMP_MIN, P_FEED, P_DRAW_TRUMPS, P_REVEAL_MIN, P_VOIDS, P_OVERTAKE_MIN,
+ P_COUNT_TRUMPS, P_SIGNALS) = range(len(PLAY_PARAMS))
 
 
 # ---------------------------------------------------------------- hand masks
@@ -107,21 +121,100 @@ def masters(out, m, s):
     return m & SUIT_MASK[s] & ~((ONE << base) - ONE)
 
 
+# ---------------------------------------------------------------- what the plays tell
+
+@njit(cache=True)
+def shown_out(public, n_play, n_played):
+    """(void, threw) from the plays so far (PB_PLAYS, ``n_play`` cards a trick): bit
+    4 * seat + suit of ``void`` is set when the seat did not follow a lead of that suit (it
+    holds none), of ``threw`` when it played a card of that suit while not following."""
+    void = np.int64(0)
+    threw = np.int64(0)
+    led = np.int64(0)
+    k = 0
+    for i in range(min(n_played, 64)):  # branches: most cards follow (faster than branch-free)
+        cs = np.int64(SUIT[public[PB_PLAYS + 2 * i + 1]])
+        if k == 0:
+            led = cs
+        elif cs != led:
+            seat4 = 4 * np.int64(public[PB_PLAYS + 2 * i])
+            void |= np.int64(1) << (seat4 + led)
+            threw |= np.int64(1) << (seat4 + cs)
+        k += 1
+        if k == n_play:
+            k = 0
+    return void, threw
+
+
+@njit(cache=True)
+def _seats(public, team, mine, ntr):
+    """Seats (bit per seat) of the active players of team ``team`` (``mine``) or of the other
+    teams (not ``mine``) who have not played to the current trick yet."""
+    m = np.int64(0)
+    for s in range(8):
+        if public[PB_ACTIVE + s] == 1 and (public[PB_TEAM_OF + s] == team) == mine:
+            m |= np.int64(1) << s
+    for j in range(ntr):
+        m &= ~(np.int64(1) << public[PB_TRICK_SEATS + j])
+    return m
+
+
+@njit(cache=True, inline="always")
+def _all_void(seats, void, s):
+    """Whether every seat of the mask is known void in suit s."""
+    for seat in range(8):
+        if (seats >> seat) & 1 and not (void >> (4 * seat + s)) & 1:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _any_ruffer(seats, void, s, t):
+    """Whether a seat of the mask is known void in suit s but not known void in trumps t."""
+    for seat in range(8):
+        if (seats >> seat) & 1 and (void >> (4 * seat + s)) & 1 \
+                and not (void >> (4 * seat + t)) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _beatable(card, out, opp, void, eff_t, guess):
+    """Whether a seat of ``opp`` may beat ``card`` (the trick's best card): by a stronger
+    unseen card of its suit unless known void in that suit, or by a trump (when trumps have
+    power, ``card`` is no trump and trumps are unseen) unless known void in trumps; a trump
+    from any such seat if ``guess``, else only from one known void in ``card``'s suit."""
+    cs = np.int64(SUIT[card])
+    higher = (out & above(card)) != ZERO
+    ruff = eff_t >= 0 and cs != eff_t and (out & SUIT_MASK[eff_t]) != ZERO
+    for seat in range(8):
+        if (opp >> seat) & 1:
+            if higher and not (void >> (4 * seat + cs)) & 1:
+                return True
+            if ruff and not (void >> (4 * seat + eff_t)) & 1 \
+                    and (guess or (void >> (4 * seat + cs)) & 1):
+                return True
+    return False
+
+
 # ---------------------------------------------------------------- card play
 
 @njit(cache=True)
 def heuristic_play_mask(h, lm, public, priv, params, played, deck):
     """Slot of the card to play: win cheaply when it pays, feed a partner who is sure to win,
     trump in when void and the trick is worth it, keep jacks, lead masters; unseen cards are
-    counted from everything played so far."""
+    counted from everything played so far, voids from who did not follow."""
     my_team = priv[PV_TEAM]
     kt = priv[PV_TRUMP]  # the trump as this player knows it (7: hidden from me)
     tmask = SUIT_MASK[kt] if kt < 4 else ZERO
     out = unseen(deck, played, h)
     side = lm & ~tmask
     ntr = public[PB_TRICK_N]
+    n_play = np.int64(public[PB_ACTIVE_N])
+    if public[PB_THANI] == 1:
+        n_play -= n_play // public[PB_NTEAMS] - 1  # the thani bidder's partners sit out
     if ntr == 0:
-        return _lead(lm, side, public, params, out, tmask, kt, my_team)
+        return _lead(lm, side, public, priv, params, out, tmask, kt, n_play, pc(played))
     shown = public[PB_TRUMP] < 4
     eff_t = np.int64(public[PB_TRUMP]) if shown else np.int64(-1)
     wi = public[PB_TRICK_BEST]
@@ -129,16 +222,33 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
     wseat = public[PB_TRICK_SEATS + wi]
     wsuit = np.int64(SUIT[wcard])
     pts = public[PB_TRICK_PTS]
-    n_play = public[PB_ACTIVE_N]
-    if public[PB_THANI] == 1:
-        n_play -= n_play // public[PB_NTEAMS] - 1  # the thani bidder's partners sit out
     last = ntr + 1 == n_play
+    led = np.int64(SUIT[public[PB_TRICK_CARDS]])
     if public[PB_TEAM_OF + wseat] == my_team:
         ruff_risk = eff_t >= 0 and wsuit != eff_t and (out & SUIT_MASK[eff_t]) != ZERO
         safe = last or ((out & above(wcard)) == ZERO and not ruff_risk)
-        if safe and params[P_FEED] > 0.5:
-            return richest(side if side != ZERO else lm, True)
-        return cheapest(side if side != ZERO else lm)
+        pool = side if side != ZERO else lm
+        feed = params[P_FEED] > 0.5
+        if safe and feed:
+            return richest(pool, True)
+        void = np.int64(0)
+        opp = np.int64(0)
+        # the plays are read only where they may change the card: a richer one to feed, or
+        # a sure winner to overtake with
+        over = pts >= params[P_OVERTAKE_MIN] and _sure_winner(
+            lm, wcard, out, opp, void, eff_t, False) >= 0
+        if not safe and (over or (feed and params[P_VOIDS] > 0.5
+                                  and richest(pool, True) != cheapest(pool))):
+            opp = _seats(public, my_team, False, np.int64(ntr))
+            if params[P_VOIDS] > 0.5:
+                void = shown_out(public, n_play, pc(played))[0]
+                if feed and not _beatable(np.int64(wcard), out, opp, void, eff_t, True):
+                    return richest(pool, True)
+        if over and _beatable(np.int64(wcard), out, opp, void, eff_t, False):
+            mine = _sure_winner(lm, wcard, out, opp, void, eff_t, True)
+            if mine >= 0:
+                return mine
+        return _discard(lm, side, led, out, params)
     beat = lm & above(wcard)  # same suit as the winning card, stronger
     if beat != ZERO:  # following (or over-trumping): cheapest sure winner, else try the top
         if last:
@@ -153,14 +263,65 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
     elif eff_t >= 0 and wsuit != eff_t and (lm & SUIT_MASK[eff_t]) != ZERO \
             and pts >= params[P_TRUMP_MIN]:  # void in the led suit: trump in, cheaply
         return cheapest(lm & SUIT_MASK[eff_t])
-    return cheapest(side if side != ZERO else lm)
+    return _discard(lm, side, led, out, params)
 
 
 @njit(cache=True)
-def _lead(lm, side, public, params, out, tmask, kt, my_team):
+def _sure_winner(lm, wcard, out, opp, void, eff_t, check):
+    """Cheapest card of lm that wins the trick over ``wcard`` whatever the seats of ``opp``
+    still play (a master of wcard's suit no seat known void in it may ruff, if ``check``, or
+    a master trump when void in the led suit), or -1."""
+    wsuit = np.int64(SUIT[wcard])
+    sure = masters(out, lm & above(wcard), wsuit)
+    if sure != ZERO:
+        c = np.int64(ctz(sure))
+        if not (check and _beatable(np.int64(SLOT_CODE[c]), out, opp, void, eff_t, False)):
+            return c
+    elif eff_t >= 0 and wsuit != eff_t and (lm & SUIT_MASK[wsuit]) == ZERO:  # void: ruff
+        sure = masters(out, lm & SUIT_MASK[eff_t], eff_t)
+        if sure != ZERO:
+            return np.int64(ctz(sure))
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def _discard(lm, side, led, out, params):
+    """Cheapest card of the side suits (else of all); void in the led suit with ``signals``,
+    one as cheap in points from a weak suit (no jack, nine or master), telling partner not
+    to lead it."""
+    pool = side if side != ZERO else lm
+    low = cheapest(pool)
+    if params[P_SIGNALS] > 0.5 and (lm & SUIT_MASK[led]) == ZERO:
+        weak = ZERO
+        for s in range(4):
+            m = pool & SUIT_MASK[s]
+            if m != ZERO and (m & TOPS) == ZERO and masters(out, m, s) == ZERO:
+                weak |= m
+        if weak != ZERO:
+            w = cheapest(weak)
+            if POINTS[SLOT_CODE[w]] <= POINTS[SLOT_CODE[low]]:
+                return w
+    return low
+
+
+@njit(cache=True)
+def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
+    my_team = priv[PV_TEAM]
+    voids_on = params[P_VOIDS] > 0.5
+    scanned = False
+    void = np.int64(0)
+    threw = np.int64(0)
+    opp = np.int64(0)
+    trumps_out = kt < 4 and (out & tmask) != ZERO
     if (tmask & lm) != ZERO and (out & tmask) != ZERO and params[P_DRAW_TRUMPS] > 0.5 \
             and public[PB_CONTRACT_TEAM] == my_team:
         top = masters(out, lm, kt)  # draw the opponents' trumps with sure winners
+        if top != ZERO and params[P_COUNT_TRUMPS] > 0.5:
+            void, threw = shown_out(public, n_play, n_played)
+            scanned = True
+            opp = _seats(public, my_team, False, np.int64(0))
+            if _all_void(opp, void, kt):  # the unseen trumps are partner's
+                top = ZERO
         if top != ZERO:
             return np.int64(top_bit(top))
     best = np.int64(-1)  # cash the richest sure winner of a side suit
@@ -171,15 +332,47 @@ def _lead(lm, side, public, params, out, tmask, kt, my_team):
             top = np.int64(top_bit(m))
             p = POINTS[SLOT_CODE[top]]
             if p > best_pts:
+                if voids_on and trumps_out:  # not into an opponent's known void
+                    if not scanned:
+                        void, threw = shown_out(public, n_play, n_played)
+                        scanned = True
+                        opp = _seats(public, my_team, False, np.int64(0))
+                    if _any_ruffer(opp, void, s, kt):
+                        continue
                 best = top
                 best_pts = p
     if best >= 0:
         return best
     pool = side if side != ZERO else lm  # else lead low from the longest side suit
+    nsuits = 0
+    for s in range(4):
+        nsuits += (pool & SUIT_MASK[s]) != ZERO
+    if nsuits < 2 or not (voids_on or params[P_SIGNALS] > 0.5):
+        longest = ZERO
+        for s in range(4):
+            m = pool & SUIT_MASK[s]
+            if pc(m) > pc(longest):
+                longest = m
+        return cheapest(longest)
+    if not scanned:
+        void, threw = shown_out(public, n_play, n_played)
+        opp = _seats(public, my_team, False, np.int64(0))
+    partner = _seats(public, my_team, True, np.int64(0)) & ~(np.int64(1) << priv[PV_SEAT])
     longest = ZERO
+    best_key = np.int64(-1000)
     for s in range(4):
         m = pool & SUIT_MASK[s]
-        if pc(m) > pc(longest):
+        if m == ZERO:
+            continue
+        key = pc(m)
+        if voids_on and trumps_out and s != kt and _any_ruffer(opp, void, s, kt):
+            key -= 100  # an opponent ruffs it
+        if params[P_SIGNALS] > 0.5 and s != kt:
+            for seat in range(8):
+                if (partner >> seat) & 1 and (threw >> (4 * seat + s)) & 1:
+                    key -= 20  # partner threw from it: not wanted
+        if key > best_key:
+            best_key = key
             longest = m
     return cheapest(longest)
 
