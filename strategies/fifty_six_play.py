@@ -7,8 +7,8 @@ from numba import njit, uint64
 from simulator.bits import ctz, popcount, top_bit
 from simulator.games.fifty_six.view import (
     DECK_MASK_48, DECK_MASK_64, PB_ACTIVE, PB_ACTIVE_N, PB_CONTRACT_TEAM, PB_NTEAMS, PB_PLAYED,
-    PB_PLAYS, PB_THANI, PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N, PB_TRICK_PTS,
-    PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK, SLOT_CODE, SLOT_OF,
+    PB_SHOWN_OUT, PB_THANI, PB_THREW, PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N,
+    PB_TRICK_PTS, PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK, SLOT_CODE, SLOT_OF,
     STRENGTH, SUIT, SUIT_MASK,
 )
 from simulator.strategy import Param
@@ -124,26 +124,22 @@ def masters(out, m, s):
 # ---------------------------------------------------------------- what the plays tell
 
 @njit(cache=True)
-def shown_out(public, n_play, n_played):
-    """(void, threw) from the plays so far (PB_PLAYS, ``n_play`` cards a trick): bit
-    4 * seat + suit of ``void`` is set when the seat did not follow a lead of that suit (it
-    holds none), of ``threw`` when it played a card of that suit while not following."""
+def shown_out(public):
+    """(void, threw) from what the kernel keeps (PB_SHOWN_OUT, PB_THREW): bit 8 * suit + seat
+    of ``void`` is set when the seat did not follow a lead of that suit (it holds none), of
+    ``threw`` when it played a card of that suit while not following."""
     void = np.int64(0)
     threw = np.int64(0)
-    led = np.int64(0)
-    k = 0
-    for i in range(min(n_played, 64)):  # branches: most cards follow (faster than branch-free)
-        cs = np.int64(SUIT[public[PB_PLAYS + 2 * i + 1]])
-        if k == 0:
-            led = cs
-        elif cs != led:
-            seat4 = 4 * np.int64(public[PB_PLAYS + 2 * i])
-            void |= np.int64(1) << (seat4 + led)
-            threw |= np.int64(1) << (seat4 + cs)
-        k += 1
-        if k == n_play:
-            k = 0
+    for su in range(4):
+        void |= np.int64(public[PB_SHOWN_OUT + su]) << (8 * su)
+        threw |= np.int64(public[PB_THREW + su]) << (8 * su)
     return void, threw
+
+
+@njit(cache=True, inline="always")
+def in_suit(bits, s):
+    """Seats (bit per seat) of a shown_out mask for suit s."""
+    return (bits >> (8 * s)) & 0xFF
 
 
 @njit(cache=True)
@@ -162,20 +158,13 @@ def _seats(public, team, mine, ntr):
 @njit(cache=True, inline="always")
 def _all_void(seats, void, s):
     """Whether every seat of the mask is known void in suit s."""
-    for seat in range(8):
-        if (seats >> seat) & 1 and not (void >> (4 * seat + s)) & 1:
-            return False
-    return True
+    return (seats & ~in_suit(void, s)) == 0
 
 
 @njit(cache=True, inline="always")
 def _any_ruffer(seats, void, s, t):
     """Whether a seat of the mask is known void in suit s but not known void in trumps t."""
-    for seat in range(8):
-        if (seats >> seat) & 1 and (void >> (4 * seat + s)) & 1 \
-                and not (void >> (4 * seat + t)) & 1:
-            return True
-    return False
+    return (seats & in_suit(void, s) & ~in_suit(void, t)) != 0
 
 
 @njit(cache=True)
@@ -185,15 +174,12 @@ def _beatable(card, out, opp, void, eff_t, guess):
     power, ``card`` is no trump and trumps are unseen) unless known void in trumps; a trump
     from any such seat if ``guess``, else only from one known void in ``card``'s suit."""
     cs = np.int64(SUIT[card])
-    higher = (out & above(card)) != ZERO
-    ruff = eff_t >= 0 and cs != eff_t and (out & SUIT_MASK[eff_t]) != ZERO
-    for seat in range(8):
-        if (opp >> seat) & 1:
-            if higher and not (void >> (4 * seat + cs)) & 1:
-                return True
-            if ruff and not (void >> (4 * seat + eff_t)) & 1 \
-                    and (guess or (void >> (4 * seat + cs)) & 1):
-                return True
+    vs = in_suit(void, cs)
+    if (out & above(card)) != ZERO and (opp & ~vs) != 0:
+        return True
+    if eff_t >= 0 and cs != eff_t and (out & SUIT_MASK[eff_t]) != ZERO:
+        may = opp & ~in_suit(void, eff_t)
+        return (may if guess else may & vs) != 0
     return False
 
 
@@ -214,7 +200,7 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
     if public[PB_THANI] == 1:
         n_play -= n_play // public[PB_NTEAMS] - 1  # the thani bidder's partners sit out
     if ntr == 0:
-        return _lead(lm, side, public, priv, params, out, tmask, kt, n_play, pc(played))
+        return _lead(lm, side, public, priv, params, out, tmask, kt)
     shown = public[PB_TRUMP] < 4
     eff_t = np.int64(public[PB_TRUMP]) if shown else np.int64(-1)
     wi = public[PB_TRICK_BEST]
@@ -233,7 +219,7 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
             return richest(pool, True)
         void = np.int64(0)
         opp = np.int64(0)
-        # the plays are read only where they may change the card: a richer one to feed, or
+        # what has been shown is read only where it may change the card: a richer one to feed, or
         # a sure winner to overtake with
         over = pts >= params[P_OVERTAKE_MIN] and _sure_winner(
             lm, wcard, out, opp, void, eff_t, False) >= 0
@@ -241,7 +227,7 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
                                   and richest(pool, True) != cheapest(pool))):
             opp = _seats(public, my_team, False, np.int64(ntr))
             if params[P_VOIDS] > 0.5:
-                void = shown_out(public, n_play, pc(played))[0]
+                void = shown_out(public)[0]
                 if feed and not _beatable(np.int64(wcard), out, opp, void, eff_t, True):
                     return richest(pool, True)
         if over and _beatable(np.int64(wcard), out, opp, void, eff_t, False):
@@ -305,7 +291,7 @@ def _discard(lm, side, led, out, params):
 
 
 @njit(cache=True)
-def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
+def _lead(lm, side, public, priv, params, out, tmask, kt):
     my_team = priv[PV_TEAM]
     voids_on = params[P_VOIDS] > 0.5
     scanned = False
@@ -317,7 +303,7 @@ def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
             and public[PB_CONTRACT_TEAM] == my_team:
         top = masters(out, lm, kt)  # draw the opponents' trumps with sure winners
         if top != ZERO and params[P_COUNT_TRUMPS] > 0.5:
-            void, threw = shown_out(public, n_play, n_played)
+            void, threw = shown_out(public)
             scanned = True
             opp = _seats(public, my_team, False, np.int64(0))
             if _all_void(opp, void, kt):  # the unseen trumps are partner's
@@ -334,7 +320,7 @@ def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
             if p > best_pts:
                 if voids_on and trumps_out:  # not into an opponent's known void
                     if not scanned:
-                        void, threw = shown_out(public, n_play, n_played)
+                        void, threw = shown_out(public)
                         scanned = True
                         opp = _seats(public, my_team, False, np.int64(0))
                     if _any_ruffer(opp, void, s, kt):
@@ -355,7 +341,7 @@ def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
                 longest = m
         return cheapest(longest)
     if not scanned:
-        void, threw = shown_out(public, n_play, n_played)
+        void, threw = shown_out(public)
         opp = _seats(public, my_team, False, np.int64(0))
     partner = _seats(public, my_team, True, np.int64(0)) & ~(np.int64(1) << priv[PV_SEAT])
     longest = ZERO
@@ -368,9 +354,8 @@ def _lead(lm, side, public, priv, params, out, tmask, kt, n_play, n_played):
         if voids_on and trumps_out and s != kt and _any_ruffer(opp, void, s, kt):
             key -= 100  # an opponent ruffs it
         if params[P_SIGNALS] > 0.5 and s != kt:
-            for seat in range(8):
-                if (partner >> seat) & 1 and (threw >> (4 * seat + s)) & 1:
-                    key -= 20  # partner threw from it: not wanted
+            # each partner who threw from it (not wanted there) takes 20 off
+            key -= 20 * pc(uint64(partner & in_suit(threw, s)))
         if key > best_key:
             best_key = key
             longest = m

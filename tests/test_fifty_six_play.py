@@ -1,16 +1,37 @@
 """56 card play from what the plays so far tell (strategies/fifty_six_play.py): who has shown
 out of a suit, overtaking partner, counting trumps, signals. Each behaviour from a hand-made
 position where it plays another card than with its parameter off; the positions carry the
-whole record of plays (PB_PLAYS), seat by seat."""
+whole record of plays (PB_PLAYS), seat by seat, and what it shows (PB_SHOWN_OUT, PB_THREW,
+which the kernel keeps up to date; a test checks it against a plain scan of the plays)."""
 import numpy as np
+import pytest
+from numba import njit
 
+from simulator.batch import RunSpec, Runner
 from simulator.cards import name, parse
 from simulator.games.fifty_six import view as V
+from simulator.strategy import StrategyDef
 from strategies import fifty_six as S
 from strategies import fifty_six_play as SP
-from tests.helpers_fifty_six import TRUMPS
+from tests.helpers_fifty_six import GAME, TRUMPS
 
 OFF = {"voids": 0, "count_trumps": 0, "signals": 0, "overtake_min_points": 99}
+
+
+@njit(cache=True)
+def scan_shown_out(public, n_play, n_played, void, threw):
+    """Plain reference for PB_SHOWN_OUT / PB_THREW (per suit, bit per seat): every card of a
+    trick (n_play cards each) not of the led suit marks its seat void in that suit and as
+    having thrown its own suit."""
+    void[:] = 0
+    threw[:] = 0
+    for i in range(n_played):
+        seat = public[V.PB_PLAYS + 2 * i]
+        led = public[V.PB_PLAYS + 2 * (i - i % n_play) + 1] // 13
+        cs = public[V.PB_PLAYS + 2 * i + 1] // 13
+        if cs != led:
+            void[led] |= 1 << seat
+            threw[cs] |= 1 << seat
 
 
 def play(hand, tricks, me=0, trump="H", shown=True, contract_team=0, **params):
@@ -28,6 +49,8 @@ def play(hand, tricks, me=0, trump="H", shown=True, contract_team=0, **params):
     for k, (seat, card) in enumerate(plays):
         public[V.PB_PLAYS + 2 * k:V.PB_PLAYS + 2 * k + 2] = (seat, card)
         public[V.PB_PLAYED + card] += 1
+    scan_shown_out(public, 4, len(plays), public[V.PB_SHOWN_OUT:V.PB_SHOWN_OUT + 4],
+                   public[V.PB_THREW:V.PB_THREW + 4])
     now = [(seat, parse(c)) for seat, c in tricks[-1]]
     public[V.PB_TRICK] = len(tricks) - 1
     public[V.PB_TRICK_N] = len(now)
@@ -59,9 +82,11 @@ def test_shown_out_reads_who_did_not_follow():
     plays = SPADES_GONE[0] + [(0, "AH"), (1, "KC")]  # seat 1 also out of hearts
     for k, (seat, card) in enumerate(plays):
         public[V.PB_PLAYS + 2 * k:V.PB_PLAYS + 2 * k + 2] = (seat, parse(card))
-    void, threw = SP.shown_out(public, np.int64(4), np.int64(len(plays)))
-    assert void == (1 << 4 * 1 + 0) | (1 << 4 * 1 + 1)  # seat 1: spades, hearts
-    assert threw == (1 << 4 * 1 + 2) | (1 << 4 * 1 + 3)  # it threw a diamond and a club
+    scan_shown_out(public, 4, len(plays), public[V.PB_SHOWN_OUT:V.PB_SHOWN_OUT + 4],
+                   public[V.PB_THREW:V.PB_THREW + 4])
+    void, threw = SP.shown_out(public)
+    assert void == (1 << 8 * 0 + 1) | (1 << 8 * 1 + 1)  # seat 1: spades, hearts
+    assert threw == (1 << 8 * 2 + 1) | (1 << 8 * 3 + 1)  # it threw a diamond and a club
 
 
 def test_no_master_is_cashed_into_an_opponents_known_void():
@@ -123,3 +148,33 @@ def test_every_new_parameter_off_plays_as_before():
     assert play("AS KS KD QD QC", SPADES_GONE + [[]], **OFF) == "AS"
     assert play("JS QS KD QD", [[(1, "KC")]], **OFF) == "QS"
     assert play("JS KS KD", [[(1, "10S"), (2, "AS")]], **OFF) == "KS"
+
+
+@njit(cache=True)
+def _checking_play(hand, n, public, private, legal, params, rng):
+    """The heuristic's card, or -1 (an illegal answer stops the run) when the kernel's
+    PB_SHOWN_OUT / PB_THREW differ from a plain scan of the plays."""
+    n_play = public[V.PB_ACTIVE_N]
+    if public[V.PB_THANI] == 1:
+        n_play -= n_play // public[V.PB_NTEAMS] - 1
+    void = np.zeros(4, np.int16)
+    threw = np.zeros(4, np.int16)
+    scan_shown_out(public, n_play, public[V.PB_TRICK] * n_play + public[V.PB_TRICK_N], void,
+                   threw)
+    for su in range(4):
+        if void[su] != public[V.PB_SHOWN_OUT + su] or threw[su] != public[V.PB_THREW + su]:
+            return -1
+    return S.heuristic_play(hand, n, public, private, legal, params, rng)
+
+
+@pytest.mark.parametrize("rules", [{}, {"hidden_trump": True}, {"thani": True},
+                                   {"players": 6, "team_layout": "pairs"}, {"players": 8},
+                                   {"players": 8, "thani": True}])
+def test_the_kernel_keeps_who_has_shown_out_as_a_scan_of_the_plays_finds(rules):
+    checking = StrategyDef("checking", "evaluator whose play checks the shown-out record",
+                           {"bid": S.evaluator_bid, "play": _checking_play,
+                            "reveal": S.heuristic_reveal}, S.PARAMS, plugin=True)
+    runner = Runner(RunSpec(GAME, GAME.rules.resolve(rules), ["checking"], 3, 200,
+                            registry={"checking": checking}))
+    deals = runner.play_chunk(0, 200, 2)[0]  # an illegal card would raise
+    assert deals.height > 200

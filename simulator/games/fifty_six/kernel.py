@@ -313,6 +313,9 @@ def _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d
         public[V.PB_TABLES + t] = tables[t]
     for c in range(53):
         public[V.PB_PLAYED + c] = 0
+    for su in range(4):
+        public[V.PB_SHOWN_OUT + su] = 0
+        public[V.PB_THREW + su] = 0
     for s in range(V.MAX_SEATS):
         public[V.PB_HAND_N + s] = hand_n[s] if (s < seats and public[V.PB_ACTIVE + s]) else 0
         private[s, V.PV_TRUMP] = -1
@@ -607,6 +610,9 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
             if ntr == 1:
                 led_mask = SUIT_MASK[SUIT[card]]
                 public[V.PB_LED_SUIT] = SUIT[card]
+            elif SUIT[card] != public[V.PB_LED_SUIT]:  # kept here so players need not rescan
+                public[V.PB_SHOWN_OUT + public[V.PB_LED_SUIT]] |= 1 << seat
+                public[V.PB_THREW + SUIT[card]] |= 1 << seat
             # trumps count once shown (also those played earlier in the trick that shows them)
             tr = trump if (trump < 4 and (trump_shown or reveal_trick >= 0)) else -1
             key = V.trick_key(card, tr, public[V.PB_LED_SUIT])

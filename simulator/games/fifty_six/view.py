@@ -123,7 +123,9 @@ PB_TRICK_BEST = PB_TRICK_WINNERS + 16  # index in the current trick of the card 
 PB_TRICK_PTS = PB_TRICK_BEST + 1       # card points in the current trick so far
 PB_PAY_WIN = PB_TRICK_PTS + 1          # [57] tables won by a made contract of each value
 PB_PAY_LOSE = PB_PAY_WIN + 57          # [57] tables lost by a failed one (payout rule)
-PB_LEN = PB_PAY_LOSE + 57
+PB_SHOWN_OUT = PB_PAY_LOSE + 57       # [4] per suit, bit per seat: did not follow a lead of it
+PB_THREW = PB_SHOWN_OUT + 4            # [4] per suit, bit per seat: played it not following
+PB_LEN = PB_THREW + 4
 
 # private[] layout (one row per seat)
 PV_SEAT = 0
