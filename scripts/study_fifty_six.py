@@ -28,6 +28,11 @@ from analysis.fifty_six import bid_success, headline, load_deals, pool_sparse, t
 from analysis.report import _md_table
 from simulator.games import get_game
 
+# the 56 default before this study's players: the evaluator (suit order breaking ties) with
+# the card play of that time (no shown-out memory, no overtaking partner, no trump count, no
+# signals)
+OLD_DEFAULT = "evaluator:tie_points=0,voids=0,count_trumps=0,signals=0,overtake_min_points=99"
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN_FILES = re.compile(r"deals-\d+\.parquet|(run|run-spec|chunks|study)\.json|studies")
 
@@ -187,7 +192,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--strategy", default=get_game("fifty-six").default_strategy,
                     help="strategy spec of the studied player (default: the default strategy)")
-    ap.add_argument("--old-strategy", default="evaluator:tie_points=0",
+    ap.add_argument("--old-strategy", default=OLD_DEFAULT,
                     help="strategy spec of the player to compare with")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "fifty-six-study",
                     help="folder for the runs")
