@@ -226,6 +226,14 @@ def test_replay_agrees_with_batch_tables(opts):
             (end["deals"], end["winner_team"], end["capped"])
 
 
+@pytest.mark.parametrize("opts", [{}, {"players": 6, "team_layout": "pairs",
+                                        "hidden_trump": True}], ids=["4p", "6p-pairs-hidden"])
+def test_the_default_player_passes_the_checker(opts):
+    # tuned bids stake bands, no-trumps and jumps, and plays from who has shown out
+    for index in range(8):
+        check_game(_replay(_rules(**opts), 31, index, strategies=("tuned", "1=conventional")))
+
+
 def test_deals_mode_replay_agrees_with_batch_tables():
     rules = _rules(players=6, hidden_trump=True, redeal_weak_hands=True)
     seed, n = 4, 12

@@ -6,7 +6,8 @@ Every decision function of a 56 strategy has one signature (``DECISION_SIG``)::
 
 - ``hand[:n]``: the player's own cards (card codes, see simulator.cards);
 - ``public``: the table as everyone sees it (int16, indices ``PB_*``): seats, dealer, the
-  auction so far, the contract, every card played, points taken per team, the stake table;
+  auction so far, the contract, every card played, who has shown out of which suit, points
+  taken per team, the stake table;
 - ``private``: what only this player knows (int16, indices ``PV_*``), e.g. the trump of their
   own bid when trumps are hidden;
 - ``legal``: decision-specific (see ``L_*`` for bids; for a card play ``legal[i] == 1`` when
