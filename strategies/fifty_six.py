@@ -125,8 +125,8 @@ PARAMS = PLAY_PARAMS + (
           "completing it", 0, 28),
     Param("w_read_void", 3.0, "points off a suit partner shows no card of (noes)", 0, 28),
     Param("jump_back", 99.0, "opens or overcalls at once at its ceiling less this many points "
-          "(a jump) rather than the lowest legal bid; 99: never (jumping to the ceiling lost "
-          "92% of games against not jumping, 4 below it 66%)", 0, 99),
+          "(a jump) rather than the lowest legal bid; 99: never (with the old hand-set "
+          "valuation, jumping to the ceiling lost 92% of games, 4 below it 66%)", 0, 99),
     Param("w_nt_jack", 0.0, "per jack above an average hand, in no-trumps only (on top of "
           "w_jack)", -20, 20),
     Param("spread", 7.5, "how far a team's take strays from the valuation (standard "
