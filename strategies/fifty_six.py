@@ -22,11 +22,9 @@ from simulator.games.fifty_six.view import (
 from simulator.rng import below
 from simulator.strategy import Param, StrategyDef
 
-from strategies.fifty_six_play import (  # noqa: F401 (re-exported for plug-ins and tests)
-    JACKS, NINES, P_DRAW_TRUMPS, P_FEED, P_REVEAL_MIN, P_TRUMP_MIN, P_WIN_MIN, PLAY_PARAMS, TOPS,
-    ZERO,
-    hand_mask, heuristic_play, heuristic_play_mask, heuristic_reveal, mask_points, pc,
-    played_mask,
+from strategies.fifty_six_play import (
+    JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, hand_mask, heuristic_play, heuristic_play_mask,
+    heuristic_reveal, mask_points, pc,
 )
 
 
@@ -336,7 +334,8 @@ def _band_jump(v, top, e, public, params):
     """``v``, or the first value of a higher stake band up to ``top`` whose expected stake
     beats v's by band_gain: made with chance Phi((e - value + 0.5) / spread)."""
     best = v
-    best_ev = -1e9  # v's expected stake + band_gain, computed when first needed
+    best_ev = 0.0  # v's expected stake + band_gain, once ``priced``
+    priced = False
     sure_v = v <= e + 0.5  # v makes at least half the time
     for w in range(v + 1, top + 1):
         win = public[PB_PAY_WIN + w]
@@ -349,8 +348,9 @@ def _band_jump(v, top, e, public, params):
         if sure_v and w > e + 0.5 and win - lose <= public[PB_PAY_WIN + v] \
                 - public[PB_PAY_LOSE + v] + 2.0 * params[P_BAND_GAIN]:
             continue
-        if best_ev == -1e9:
+        if not priced:
             best_ev = _stake_ev(v, e, public, params) + params[P_BAND_GAIN]
+            priced = True
         ev = _stake_ev(w, e, public, params)
         if ev > best_ev:
             best = w

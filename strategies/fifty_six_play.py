@@ -8,8 +8,8 @@ from simulator.bits import ctz, popcount, top_bit
 from simulator.games.fifty_six.view import (
     DECK_MASK_48, DECK_MASK_64, PB_ACTIVE, PB_ACTIVE_N, PB_CONTRACT_TEAM, PB_NTEAMS, PB_PLAYED,
     PB_SHOWN_OUT, PB_THANI, PB_THREW, PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N,
-    PB_TRICK_PTS, PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK, SLOT_CODE, SLOT_OF,
-    STRENGTH, SUIT, SUIT_MASK,
+    PB_TRICK_PTS, PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK,
+    SLOT_CODE, SLOT_OF, STRENGTH, SUIT, SUIT_MASK,
 )
 from simulator.strategy import Param
 
@@ -219,8 +219,8 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
             return richest(pool, True)
         void = np.int64(0)
         opp = np.int64(0)
-        # what has been shown is read only where it may change the card: a richer one to feed, or
-        # a sure winner to overtake with
+        # what has been shown is read only where it may change the card: a richer one to
+        # feed, or a sure winner to overtake with
         over = pts >= params[P_OVERTAKE_MIN] and _sure_winner(
             lm, wcard, out, opp, void, eff_t, False) >= 0
         if not safe and (over or (feed and params[P_VOIDS] > 0.5
@@ -294,7 +294,7 @@ def _discard(lm, side, led, out, params):
 def _lead(lm, side, public, priv, params, out, tmask, kt):
     my_team = priv[PV_TEAM]
     voids_on = params[P_VOIDS] > 0.5
-    scanned = False
+    have_opp = False  # opp and the shown-out record read (the seat mask is a loop)
     void = np.int64(0)
     threw = np.int64(0)
     opp = np.int64(0)
@@ -304,7 +304,7 @@ def _lead(lm, side, public, priv, params, out, tmask, kt):
         top = masters(out, lm, kt)  # draw the opponents' trumps with sure winners
         if top != ZERO and params[P_COUNT_TRUMPS] > 0.5:
             void, threw = shown_out(public)
-            scanned = True
+            have_opp = True
             opp = _seats(public, my_team, False, np.int64(0))
             if _all_void(opp, void, kt):  # the unseen trumps are partner's
                 top = ZERO
@@ -319,9 +319,9 @@ def _lead(lm, side, public, priv, params, out, tmask, kt):
             p = POINTS[SLOT_CODE[top]]
             if p > best_pts:
                 if voids_on and trumps_out:  # not into an opponent's known void
-                    if not scanned:
+                    if not have_opp:
                         void, threw = shown_out(public)
-                        scanned = True
+                        have_opp = True
                         opp = _seats(public, my_team, False, np.int64(0))
                     if _any_ruffer(opp, void, s, kt):
                         continue
@@ -340,7 +340,7 @@ def _lead(lm, side, public, priv, params, out, tmask, kt):
             if pc(m) > pc(longest):
                 longest = m
         return cheapest(longest)
-    if not scanned:
+    if not have_opp:
         void, threw = shown_out(public)
         opp = _seats(public, my_team, False, np.int64(0))
     partner = _seats(public, my_team, True, np.int64(0)) & ~(np.int64(1) << priv[PV_SEAT])
