@@ -5,7 +5,7 @@ run.json). For every arm, with 95% intervals:
 
 - ``melded_by_turn``: share of (deal, team) rows whose initial meld came by deal turn t, per
   deal index (Wilson);
-- ``deals``: going-out rate (Wilson), mean deal length and mean score spread between the best
+- ``deals``: going-out and stock-exhausted rates (Wilson), mean deal length and mean score spread between the best
   and worst team of a deal (normal intervals), and the first player's edge: how often the team
   of the deal's first player scores more than every other team (Wilson) and its mean margin;
 - ``teams``: how often each team (its strategy and parameters) wins the game (Wilson) and its
@@ -57,6 +57,7 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
                               .over("game_index", "deal_index").add(1)).alias("first_team"))
     agg = per.group_by("game_index", "deal_index").agg(
         (pl.col("end") == "went_out").first().alias("out"),
+        (pl.col("end") == "stock_exhausted").first().alias("exhausted"),
         pl.col("turns").first(),
         (pl.col("score").max() - pl.col("score").min()).alias("spread"),
         pl.col("score").filter(pl.col("first_team")).first().alias("first_score"),
@@ -66,13 +67,16 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
         (pl.col("first_score").cast(pl.Int32) - pl.col("best_other")).alias("first_margin"))
     out = agg.group_by("deal_index").agg(
         pl.len().alias("n"), pl.col("out").sum().alias("went_out"),
+        pl.col("exhausted").sum().alias("exhausted"),
         pl.col("first_wins").sum().alias("first_wins"),
         *mean_ci("turns", "turns"), *mean_ci("spread", "spread"),
         *mean_ci("first_margin", "first_margin"))
     out = out.with_columns(*wilson_cols("went_out", "n", "out_rate"),
+                           *wilson_cols("exhausted", "n", "exhausted_rate"),
                            *wilson_cols("first_wins", "n", "first_win_rate"))
     return out.with_columns(pl.lit(arm).alias("arm")).select(
-        "arm", "deal_index", "n", "out_rate", "out_rate_lo", "out_rate_hi", "turns", "turns_lo",
+        "arm", "deal_index", "n", "out_rate", "out_rate_lo", "out_rate_hi", "exhausted_rate",
+        "exhausted_rate_lo", "exhausted_rate_hi", "turns", "turns_lo",
         "turns_hi", "spread", "spread_lo", "spread_hi", "first_win_rate", "first_win_rate_lo",
         "first_win_rate_hi", "first_margin", "first_margin_lo", "first_margin_hi",
     ).sort("deal_index")

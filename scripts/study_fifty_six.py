@@ -13,67 +13,27 @@ file therefore means a new run; ``--fresh`` forces one).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
-import shlex
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 
 from analysis.fifty_six import bid_success, headline, load_deals, pool_sparse, thresholds
-from analysis.report import _md_table
-from simulator.games import get_game
+from studylib import ci, common_args, emit, header, section, shown
+import studylib
 
 # the 56 default before this study's players: the evaluator (suit order breaking ties) with
 # the card play of that time (no shown-out memory, no overtaking partner, no trump count, no
 # signals)
 OLD_DEFAULT = "evaluator:tie_points=0,voids=0,count_trumps=0,signals=0,overtake_min_points=99"
 
-ROOT = Path(__file__).resolve().parents[1]
-RUN_FILES = re.compile(r"deals-\d+\.parquet|(run|run-spec|chunks|study)\.json|studies")
-
-
-def source_hash() -> str:
-    h = hashlib.sha256()
-    for f in sorted(p for d in ("simulator", "strategies") for p in (ROOT / d).rglob("*.py")):
-        h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()
-
-
-def shown(path: Path) -> str:
-    path = path.resolve()
-    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
-
 
 def ensure_run(spec: str, deals: int, seed: int, out: Path, fresh: bool) -> tuple[Path, str]:
     """The run folder for ``spec`` (made now unless an identical one exists) and its command."""
     run = out / f"{re.sub(r'[^A-Za-z0-9.]+', '_', spec)}-seed{seed}-{deals}"
-    args = ["run", "fifty-six", "--deals", str(deals), "--seed", str(seed), "--strategy", spec,
-            "--out", shown(run), "--quiet"]
-    key = {"command": args, "sources": source_hash()}
-    marker = run / "study.json"
-    if not fresh and marker.is_file() and json.loads(marker.read_text()) == key:
-        print(f"reusing {shown(run)}", file=sys.stderr)
-        return run, "cardsim " + shlex.join(args)
-    if run.exists():
-        if not all(RUN_FILES.fullmatch(p.name) for p in run.iterdir()):
-            sys.exit(f"{run}: exists and holds files that are not a cardsim run; move it away")
-        shutil.rmtree(run)
-    print(f"cardsim {shlex.join(args)}", file=sys.stderr)
-    if subprocess.run([sys.executable, "-m", "simulator.cli", *args], cwd=ROOT).returncode:
-        sys.exit(f"study: `cardsim run` failed for --strategy {spec} (message above)")
-    marker.write_text(json.dumps(key, indent=1))
-    return run, "cardsim " + shlex.join(args)
-
-
-def ci(v, lo, hi, scale: float = 100.0, digits: int = 1) -> str:
-    if v is None or lo is None:  # nothing, or a single deal: no interval
-        return "–" if v is None else f"{v * scale:.{digits}f}"
-    return f"{v * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+    args = ["run", "fifty-six", "--deals", str(deals), "--seed", str(seed), "--strategy", spec]
+    return run, studylib.ensure(args, run, fresh)
 
 
 def rates(t: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -89,11 +49,6 @@ def grid(t: pl.DataFrame, row: str, col: str, min_n: int, label=str) -> pl.DataF
     cells = t.with_columns(pl.Series("cell", cell), pl.Series(col, map(label, t[col])))
     order = [label(v) for v in sorted(t[col].unique())]
     return cells.pivot(col, index=row, values="cell").select(row, *order).fill_null("").sort(row)
-
-
-def section(title: str, text: str, table: pl.DataFrame, commands: list[str]) -> str:
-    how = "\n".join(f"    {c}" for c in commands)
-    return f"### {title}\n\n{text}\n\n{_md_table(table, max_rows=10_000)}\nReproduce:\n\n{how}\n"
 
 
 def headline_of(run: Path) -> pl.DataFrame:
@@ -174,55 +129,24 @@ def comparison(old: tuple[Path, str], new: tuple[Path, str], names: tuple[str, s
                    table, [old[1], new[1]])
 
 
-def update_doc(path: Path, blocks: dict[str, str]) -> None:
-    """Replace the text between <!-- NAME:begin --> and <!-- NAME:end --> for each block."""
-    doc = path.read_text()
-    for name, text in blocks.items():
-        begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-        if doc.count(begin) != 1 or doc.count(end) != 1:
-            sys.exit(f"{path}: needs exactly one {begin} and one {end}")
-        head, rest = doc.split(begin)
-        doc = f"{head}{begin}\n{text}\n{end}{rest.split(end)[1]}"
-    path.write_text(doc)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=1_000_000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--strategy", default=get_game("fifty-six").default_strategy,
-                    help="strategy spec of the studied player (default: the default strategy)")
-    ap.add_argument("--old-strategy", default=OLD_DEFAULT,
-                    help="strategy spec of the player to compare with")
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "fifty-six-study",
-                    help="folder for the runs")
+    common_args(ap, "fifty-six", OLD_DEFAULT)
     ap.add_argument("--min-n", type=int, default=100,
                     help="fewest contracts for a row, cell or threshold group to stand alone")
-    ap.add_argument("--fresh", action="store_true", help="run again even if a run matches")
-    ap.add_argument("--markdown", type=Path, help="also write the tables to this file")
-    ap.add_argument("--update-doc", type=Path,
-                    help="replace the tables between the <!-- study:begin/end --> and "
-                         "<!-- compare:begin/end --> markers of this file")
     a = ap.parse_args()
     new = ensure_run(a.strategy, a.deals, a.seed, a.out, a.fresh)
     old = ensure_run(a.old_strategy, a.deals, a.seed, a.out, a.fresh)
     info = json.loads((new[0] / "run.json").read_text())
-    mine = shlex.join(["python", "scripts/study_fifty_six.py", "--deals", str(a.deals), "--seed",
-                       str(a.seed), "--strategy", a.strategy, "--old-strategy", a.old_strategy])
+    argv = ["--deals", str(a.deals), "--seed", str(a.seed), "--strategy", a.strategy,
+            "--old-strategy", a.old_strategy]
     blocks = {"study": "\n".join([
-        f"Generated by `{mine}` (cardsim {info['package_version']}, commit "
-        f"{(info.get('git_commit') or 'unknown')[:12]}): {a.deals:,} deals, seed {a.seed}, "
-        f"default rules, `{a.strategy}` on both teams; 95% intervals (Wilson for rates and "
-        "shares).\n",
+        header("study_fifty_six.py", argv, info,
+               f"{a.deals:,} deals, seed {a.seed}, default rules, `{a.strategy}` on both teams"),
         *study(*new, a.min_n)]),
         "compare": comparison(old, new, (a.old_strategy, a.strategy))}
-    text = "\n".join(blocks.values())
-    print(text)
-    if a.markdown:
-        a.markdown.write_text(text + "\n")
-    if a.update_doc:
-        update_doc(a.update_doc, blocks)
-
+    emit(blocks, a.markdown, a.update_doc)
 
 if __name__ == "__main__":
     main()

@@ -26,6 +26,7 @@ def test_deal_summary_by_hand():
     s = deal_summary(_deals(), "arm").sort("deal_index")
     d0, d1 = s.row(0, named=True), s.row(1, named=True)
     assert d0["out_rate"] == 1.0 and d1["out_rate"] == 0.0
+    assert d0["exhausted_rate"] == 0.0 and d1["exhausted_rate"] == 1.0
     assert d0["turns"] == 40 and d1["turns"] == 60
     assert d0["spread"] == 200 and d1["spread"] == 700
     assert d0["first_win_rate"] == 1.0 and d0["first_margin"] == 200  # team 1 led, won by 200
