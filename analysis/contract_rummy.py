@@ -21,8 +21,10 @@ import math
 
 import polars as pl
 
-from analysis.io import load_run
-from analysis.stats import mean_ci, wilson_cols
+from analysis.io import run_chunks
+from analysis.stats import (
+    fold, mean_from_sums, quantile_from_counts, sum_cols, wilson_cols,
+)
 
 CONTRACT_KEYS = ["deal_index", "contract", "cards_dealt", "decks", "jokers_in_deck"]
 
@@ -55,19 +57,35 @@ def with_contract(deals: pl.DataFrame) -> pl.DataFrame:
     return deals.with_columns(label.alias("contract"))
 
 
-def laid_down_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
+def _count(expr: pl.Expr, name: str) -> pl.Expr:
+    return expr.sum().cast(pl.Int64).alias(name)
+
+
+def _n() -> pl.Expr:
+    return pl.len().cast(pl.Int64).alias("n")
+
+
+def _laid_part(deals: pl.DataFrame, turns: list[int]) -> pl.DataFrame:
     rows = []
     for t in turns:
         done = pl.col("dealt_can_lay") if t == 0 else (
             pl.col("down_turn").fill_null(1 << 30) <= t)
-        rows.append(deals.group_by(CONTRACT_KEYS).agg(
-            pl.len().alias("n"), done.sum().alias("down")).with_columns(pl.lit(t).alias("turn")))
-    out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"), *wilson_cols("down", "n", "share"))
+        rows.append(deals.group_by(CONTRACT_KEYS).agg(_n(), _count(done, "down"))
+                    .with_columns(pl.lit(t).alias("turn")))
+    return pl.concat(rows)
+
+
+def _laid_final(part: pl.DataFrame, arm: str) -> pl.DataFrame:
+    out = part.with_columns(pl.lit(arm).alias("arm"), *wilson_cols("down", "n", "share"))
     return out.select("arm", *CONTRACT_KEYS, "turn", "n", "down", "share", "share_lo",
                       "share_hi").sort("deal_index", "turn")
 
 
-def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+def laid_down_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
+    return _laid_final(_laid_part(deals, turns), arm)
+
+
+def _deal_part(deals: pl.DataFrame) -> pl.DataFrame:
     per = deals.group_by("game_index", *CONTRACT_KEYS).agg(
         pl.col("players").first(), pl.col("turns").first(), pl.col("end").first(),
         pl.col("out_turn").max().alias("out_turn"),
@@ -75,22 +93,32 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
         pl.col("penalty").filter(pl.col("seat_order") == 0).first().alias("first_pen"),
         pl.col("penalty").filter(pl.col("seat_order") != 0).mean().alias("other_pen"))
     per = per.with_columns((pl.col("first_pen") - pl.col("other_pen")).alias("first_pen_edge"))
-    out = per.group_by(CONTRACT_KEYS).agg(
-        pl.len().alias("n"), pl.col("players").first(),
-        (pl.col("end") == "went_out").sum().alias("went_out"),
-        (pl.col("end") == "stalled").sum().alias("stalled"),
-        (pl.col("end") == "turn_cap").sum().alias("capped"),
-        pl.col("first_out").sum().alias("first_out"),
-        *mean_ci("turns", "turns"), *mean_ci("out_turn", "out_turn"),
-        pl.col("out_turn").quantile(0.25).alias("out_turn_q1"),
-        pl.col("out_turn").median().alias("out_turn_median"),
-        pl.col("out_turn").quantile(0.75).alias("out_turn_q3"),
-        *mean_ci("first_pen_edge", "first_pen_edge"))
-    out = out.with_columns(*wilson_cols("went_out", "n", "out_rate"),
-                           *wilson_cols("stalled", "n", "stall_rate"),
-                           *wilson_cols("first_out", "n", "first_out_rate"),
-                           (1.0 / pl.col("players")).alias("fair_share"),
-                           pl.lit(arm).alias("arm"))
+    return per.group_by(*CONTRACT_KEYS, "players").agg(
+        _n(), _count(pl.col("end") == "went_out", "went_out"),
+        _count(pl.col("end") == "stalled", "stalled"),
+        _count(pl.col("end") == "turn_cap", "capped"), _count(pl.col("first_out"), "first_out"),
+        *sum_cols("turns", "turns"), *sum_cols("out_turn", "out_turn"),
+        *sum_cols("first_pen_edge", "first_pen_edge"))
+
+
+def _deal_final(part: pl.DataFrame, out_turns: pl.DataFrame, arm: str) -> pl.DataFrame:
+    """``out_turns``: _out_part's counts of the own turn in which the deal was won."""
+    quart = {}
+    for key, g in out_turns.group_by(CONTRACT_KEYS):
+        vals, cnts = g["out_turn"].to_list(), g["count"].to_list()
+        quart[key] = [quantile_from_counts(vals, cnts, q, linear=q == 0.5)
+                      for q in (0.25, 0.5, 0.75)]
+    keys = part.select(CONTRACT_KEYS).rows()
+    q = [quart.get(k, [None] * 3) for k in keys]
+    out = part.with_columns(*wilson_cols("went_out", "n", "out_rate"),
+                            *wilson_cols("stalled", "n", "stall_rate"),
+                            *wilson_cols("first_out", "n", "first_out_rate"),
+                            *mean_from_sums("turns"), *mean_from_sums("out_turn"),
+                            *mean_from_sums("first_pen_edge"),
+                            *(pl.Series(name, [r[i] for r in q], pl.Float64) for i, name in
+                              enumerate(("out_turn_q1", "out_turn_median", "out_turn_q3"))),
+                            (1.0 / pl.col("players")).alias("fair_share"),
+                            pl.lit(arm).alias("arm"))
     return out.select("arm", *CONTRACT_KEYS, "n", "out_rate", "out_rate_lo", "out_rate_hi",
                       "stall_rate", "stall_rate_lo", "stall_rate_hi", "capped", "turns",
                       "turns_lo", "turns_hi", "out_turn", "out_turn_lo", "out_turn_hi",
@@ -99,81 +127,201 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
                       "first_pen_edge_lo", "first_pen_edge_hi").sort("deal_index")
 
 
-def out_turn_distribution(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
-    """Share of deals won by going out in each own turn of the player who went out."""
-    out = deals.filter(pl.col("went_out"))
-    n = deals.filter(pl.col("seat") == 0).group_by(CONTRACT_KEYS).agg(pl.len().alias("deals"))
-    d = out.group_by(*CONTRACT_KEYS, "out_turn").agg(pl.len().alias("count"))
-    return (d.join(n, on=CONTRACT_KEYS).with_columns(*wilson_cols("count", "deals", "share"),
-                                                     pl.lit(arm).alias("arm"))
+def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+    return _deal_final(_deal_part(deals), _out_part(deals)[0], arm)
+
+
+def _out_part(deals: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(deals won in each own turn of the player who went out, deals per contract)."""
+    won = deals.filter(pl.col("went_out")).group_by(*CONTRACT_KEYS, "out_turn").agg(
+        pl.len().cast(pl.Int64).alias("count"))
+    n = deals.filter(pl.col("seat") == 0).group_by(CONTRACT_KEYS).agg(
+        pl.len().cast(pl.Int64).alias("deals"))
+    return won, n
+
+
+def _out_final(won: pl.DataFrame, n: pl.DataFrame, arm: str) -> pl.DataFrame:
+    return (won.join(n, on=CONTRACT_KEYS).with_columns(*wilson_cols("count", "deals", "share"),
+                                                       pl.lit(arm).alias("arm"))
             .select("arm", *CONTRACT_KEYS, "out_turn", "count", "deals", "share", "share_lo",
                     "share_hi").sort("deal_index", "out_turn"))
 
 
-def penalty_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
-    out = deals.group_by(CONTRACT_KEYS).agg(
-        pl.len().alias("n"), (pl.col("penalty") == 0).sum().alias("zero"),
-        *mean_ci("penalty", "penalty"),
-        pl.col("penalty").quantile(0.25).alias("q1"), pl.col("penalty").median().alias("median"),
-        pl.col("penalty").quantile(0.75).alias("q3"), pl.col("penalty").quantile(0.9).alias("p90"),
-        pl.col("penalty").max().alias("max"))
-    return out.with_columns(*wilson_cols("zero", "n", "zero_share"), pl.lit(arm).alias("arm")).select(
+def out_turn_distribution(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+    """Share of deals won by going out in each own turn of the player who went out."""
+    return _out_final(*_out_part(deals), arm)
+
+
+def _penalty_part(deals: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(sums per contract, counts of each penalty value per contract: its quantiles)."""
+    sums = deals.group_by(CONTRACT_KEYS).agg(_n(), _count(pl.col("penalty") == 0, "zero"),
+                                             *sum_cols("penalty", "penalty"))
+    hist = deals.group_by(*CONTRACT_KEYS, "penalty").agg(pl.len().cast(pl.Int64).alias("count"))
+    return sums, hist
+
+
+def _penalty_final(sums: pl.DataFrame, hist: pl.DataFrame, arm: str) -> pl.DataFrame:
+    stats = {}
+    for key, g in hist.group_by(CONTRACT_KEYS):
+        vals, cnts = g["penalty"].to_list(), g["count"].to_list()
+        stats[key] = [quantile_from_counts(vals, cnts, q, linear=q == 0.5)
+                      for q in (0.25, 0.5, 0.75, 0.9)] \
+            + [max(vals)]
+    rows = [stats[k] for k in sums.select(CONTRACT_KEYS).rows()]
+    out = sums.with_columns(
+        *mean_from_sums("penalty"), *wilson_cols("zero", "n", "zero_share"),
+        *(pl.Series(name, [r[i] for r in rows], pl.Float64)
+          for i, name in enumerate(("q1", "median", "q3", "p90"))),
+        pl.Series("max", [r[4] for r in rows]), pl.lit(arm).alias("arm"))
+    return out.select(
         "arm", *CONTRACT_KEYS, "n", "penalty", "penalty_lo", "penalty_hi", "zero_share",
         "zero_share_lo", "zero_share_hi", "q1", "median", "q3", "p90", "max").sort("deal_index")
 
 
-def strategy_summary(deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
-    names = strategy_names(info)
+def penalty_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+    return _penalty_final(*_penalty_part(deals), arm)
+
+
+def _strategy_part(deals: pl.DataFrame) -> pl.DataFrame:
     by = "strategy" if "strategy" in deals.columns else "seat"
-    d = deals.with_columns(pl.col(by).replace_strict(
-        dict(enumerate(names)), return_dtype=pl.Utf8).alias("strategy"))
-    out = d.group_by(*CONTRACT_KEYS, "strategy").agg(
-        pl.len().alias("n"), pl.col("down_turn").is_not_null().sum().alias("down"),
-        pl.col("went_out").sum().alias("went_out"), *mean_ci("penalty", "penalty"),
-        pl.col("down_turn").mean().alias("mean_down_turn"))
-    out = out.with_columns(*wilson_cols("down", "n", "down_rate"), *wilson_cols("went_out", "n", "out_rate"),
-                           pl.lit(arm).alias("arm"))
+    return deals.group_by(*CONTRACT_KEYS, pl.col(by).alias("strategy")).agg(
+        _n(), _count(pl.col("down_turn").is_not_null(), "down"),
+        _count(pl.col("went_out"), "went_out"), *sum_cols("penalty", "penalty"),
+        *sum_cols("down_turn", "down_turn"))
+
+
+def _strategy_final(part: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    names = strategy_names(info)
+    # seats playing one strategy (same name and parameters) are one row
+    part = part.with_columns(pl.col("strategy").replace_strict(
+        dict(enumerate(names)), return_dtype=pl.Utf8))
+    part = part.group_by(*CONTRACT_KEYS, "strategy").agg(pl.exclude(*CONTRACT_KEYS,
+                                                                    "strategy").sum())
+    out = part.with_columns(
+        *wilson_cols("down", "n", "down_rate"), *wilson_cols("went_out", "n", "out_rate"),
+        *mean_from_sums("penalty"),
+        pl.when(pl.col("down_turn_n") > 0).then(pl.col("down_turn_s") / pl.col("down_turn_n"))
+        .alias("mean_down_turn"),
+        pl.lit(arm).alias("arm"))
     return out.select("arm", *CONTRACT_KEYS, "strategy", "n", "down_rate", "down_rate_lo",
                       "down_rate_hi", "out_rate", "out_rate_lo", "out_rate_hi", "penalty",
                       "penalty_lo", "penalty_hi", "mean_down_turn").sort("deal_index", "strategy")
 
 
+def strategy_summary(deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    return _strategy_final(_strategy_part(deals), info, arm)
+
+
+def _game_part(games: pl.DataFrame, deals: pl.DataFrame, info: dict) -> pl.DataFrame:
+    rows = []
+    dup = "winner_strategy" in games.columns and info.get("rotations", 0)
+    # each strategy's game total is its cumulative after the game's last deal
+    last = deals.filter(pl.col("deal_index") == pl.col("deal_index").max().over("game_index"))
+    for s in range(len(info["strategies"])):
+        if dup:
+            wins = games.select(_count(pl.col("winner_strategy") == s, "wins"))
+            tot = last.filter(pl.col("strategy") == s).select(_n(), *sum_cols("cumulative",
+                                                                                "total"))
+            g = pl.concat([tot, wins], how="horizontal")
+        else:
+            g = games.select(_n(), _count(pl.col("winner") == s, "wins"),
+                             *sum_cols(f"total_seat{s}", "total"))
+        rows.append(g.with_columns(pl.lit(s).alias("seat")))
+    return pl.concat(rows).select("seat", "n", "wins", "total_n", "total_s", "total_ss")
+
+
+def _game_final(part: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    names = strategy_names(info)
+    out = part.with_columns(pl.col("seat").replace_strict(dict(enumerate(names)),
+                                                          return_dtype=pl.Utf8).alias("strategy"),
+                            *wilson_cols("wins", "n", "win_rate"), *mean_from_sums("total"),
+                            pl.lit(arm).alias("arm"))
+    return out.select("arm", "seat", "strategy", "n", "wins", "win_rate", "win_rate_lo",
+                      "win_rate_hi", "total", "total_lo", "total_hi").sort("seat")
+
+
 def game_summary(games: pl.DataFrame, deals: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
     """Per strategy (its seat number in --strategy): game win rate and mean total. With
     duplicate seating each strategy played every seat; its totals come from the deal rows."""
-    names = strategy_names(info)
-    rows = []
-    dup = "winner_strategy" in games.columns and info.get("rotations", 0)
-    last = deals.filter(pl.col("deal_index") == pl.col("deal_index").max())
-    for s, name in enumerate(names):
-        if dup:
-            wins = games.select((pl.col("winner_strategy") == s).sum().alias("wins"))
-            tot = last.filter(pl.col("strategy") == s).select(
-                pl.len().alias("n"), *mean_ci("cumulative", "total"))
-            g = pl.concat([tot, wins], how="horizontal")
-        else:
-            g = games.select(pl.len().alias("n"), (pl.col("winner") == s).sum().alias("wins"),
-                             *mean_ci(f"total_seat{s}", "total"))
-        rows.append(g.with_columns(pl.lit(s).alias("seat"), pl.lit(name).alias("strategy")))
-    out = pl.concat(rows).with_columns(*wilson_cols("wins", "n", "win_rate"), pl.lit(arm).alias("arm"))
-    return out.select("arm", "seat", "strategy", "n", "wins", "win_rate", "win_rate_lo",
-                      "win_rate_hi", "total", "total_lo", "total_hi")
+    return _game_final(_game_part(games, deals, info), info, arm)
 
 
 def completion_study(run_dirs, turns: list[int]) -> dict[str, pl.DataFrame]:
+    """The study's tables over runs (arms), each run read a chunk at a time (memory does not
+    grow with the run)."""
     parts: dict[str, list[pl.DataFrame]] = {k: [] for k in (
         "laid_down_by_turn", "deals", "out_turns", "penalty", "strategies", "games")}
+    ck = list(CONTRACT_KEYS)
     for rd in run_dirs:
-        deals, games, info = load_run(rd, "contract-rummy")
-        deals = with_contract(deals)
+        info, chunks = run_chunks(rd, "contract-rummy")
         arm = arm_label(info)
-        parts["laid_down_by_turn"].append(laid_down_by_turn(deals, arm, turns))
-        parts["deals"].append(deal_summary(deals, arm))
-        parts["out_turns"].append(out_turn_distribution(deals, arm))
-        parts["penalty"].append(penalty_summary(deals, arm))
-        parts["strategies"].append(strategy_summary(deals, info, arm))
-        parts["games"].append(game_summary(games, deals, info, arm))
+        acc: dict[str, pl.DataFrame | None] = dict.fromkeys(
+            ("laid", "deal", "won", "n", "pen", "hist", "strat", "game"))
+        for deals, games in chunks:
+            deals = with_contract(deals)
+            won, n = _out_part(deals)
+            pen, hist = _penalty_part(deals)
+            for name, part, keys in (
+                    ("laid", _laid_part(deals, turns), [*ck, "turn"]),
+                    ("deal", _deal_part(deals), [*ck, "players"]),
+                    ("won", won, [*ck, "out_turn"]), ("n", n, ck), ("pen", pen, ck),
+                    ("hist", hist, [*ck, "penalty"]),
+                    ("strat", _strategy_part(deals), [*ck, "strategy"]),
+                    ("game", _game_part(games, deals, info), ["seat"])):
+                acc[name] = fold(acc[name], part, keys)
+        parts["laid_down_by_turn"].append(_laid_final(acc["laid"], arm))
+        parts["deals"].append(_deal_final(acc["deal"], acc["won"], arm))
+        parts["out_turns"].append(_out_final(acc["won"], acc["n"], arm))
+        parts["penalty"].append(_penalty_final(acc["pen"], acc["hist"], arm))
+        parts["strategies"].append(_strategy_final(acc["strat"], info, arm))
+        parts["games"].append(_game_final(acc["game"], info, arm))
     return {k: pl.concat(v) for k, v in parts.items()}
+
+
+def joker_worth(run_dir) -> pl.DataFrame:
+    """Players by jokers in their dealt hand (``jokers_dealt``), all contracts pooled: contract
+    down and going-out rates (Wilson) and mean penalty, and the penalty against players dealt
+    none, compared within each contract and then averaged with the row's weights (12-card
+    deals hold more jokers and more penalty, so a pooled difference would mix the two)."""
+    from pathlib import Path
+
+    from analysis.io import read_info
+    from analysis.stats import Z95
+
+    run_dir = Path(run_dir)
+    read_info(run_dir, "run.json", "run")
+    lf = pl.scan_parquet(sorted(run_dir.glob("deals-*.parquet")))
+    cell = lf.group_by("deal_index", "jokers_dealt").agg(
+        pl.len().alias("n"), pl.col("down_turn").is_not_null().sum().alias("down"),
+        pl.col("went_out").sum().alias("went_out"),
+        pl.col("penalty").cast(pl.Float64).sum().alias("pen_sum"),
+        pl.col("penalty").cast(pl.Float64).mean().alias("pen"),
+        pl.col("penalty").cast(pl.Float64).var().alias("pen_var")).collect()
+    none = cell.filter(pl.col("jokers_dealt") == 0).select(
+        "deal_index", pl.col("pen").alias("pen0"), (pl.col("pen_var") / pl.col("n"))
+        .alias("se0"))
+    per = cell.join(none, on="deal_index", how="left").with_columns(
+        (pl.col("pen") - pl.col("pen0")).alias("d"),
+        (pl.col("pen_var").fill_null(0.0) / pl.col("n") + pl.col("se0")).alias("dvar"),
+        (pl.col("n") / pl.col("n").sum().over("jokers_dealt")).alias("w"))
+    out = per.group_by("jokers_dealt").agg(
+        pl.col("n").sum(), pl.col("down").sum(), pl.col("went_out").sum(),
+        (pl.col("pen_sum").sum() / pl.col("n").sum()).alias("penalty"),
+        (pl.col("w") * pl.col("d")).sum().alias("penalty_diff"),
+        ((pl.col("w") ** 2) * pl.col("dvar")).sum().sqrt().alias("diff_se"))
+    # the pooled mean's interval from the cells' variances (between-contract spread included)
+    spread = lf.group_by("jokers_dealt").agg(
+        pl.col("penalty").cast(pl.Float64).std().alias("sd")).collect()
+    out = out.join(spread, on="jokers_dealt").with_columns(
+        *wilson_cols("down", "n", "down_rate"), *wilson_cols("went_out", "n", "out_rate"),
+        (pl.col("penalty") - Z95 * pl.col("sd") / pl.col("n").sqrt()).alias("penalty_lo"),
+        (pl.col("penalty") + Z95 * pl.col("sd") / pl.col("n").sqrt()).alias("penalty_hi"),
+        (pl.col("penalty_diff") - Z95 * pl.col("diff_se")).alias("penalty_diff_lo"),
+        (pl.col("penalty_diff") + Z95 * pl.col("diff_se")).alias("penalty_diff_hi"))
+    return out.select("jokers_dealt", "n", "down_rate", "down_rate_lo", "down_rate_hi",
+                      "out_rate", "out_rate_lo", "out_rate_hi", "penalty", "penalty_lo",
+                      "penalty_hi", "penalty_diff", "penalty_diff_lo",
+                      "penalty_diff_hi").sort("jokers_dealt")
 
 
 def pct_text(x) -> str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.io import load_run
-from analysis.stats import mean_ci, wilson_cols
+from analysis.io import run_chunks
+from analysis.stats import fold, mean_from_sums, sum_cols, wilson_cols
 
 
 def arm_label(info: dict) -> str:
@@ -36,23 +36,26 @@ def strategies_label(info: dict) -> str:
     return parts[0] if len(set(parts)) == 1 else " vs ".join(parts)
 
 
-def melded_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
-    """Share of (deal, team) rows with the initial meld made by turn t, per deal index."""
-    rows = []
-    for t in turns:
-        g = (deals.group_by("deal_index").agg(
-            pl.len().alias("n"),
-            (pl.col("initial_meld_turn").fill_null(1 << 30) <= t).sum().alias("melded"))
-            .with_columns(pl.lit(t).alias("turn")))
-        rows.append(g)
-    out = pl.concat(rows).with_columns(pl.lit(arm).alias("arm"))
-    out = out.with_columns(wilson_cols("melded", "n", "share"))
+def _melded_part(deals: pl.DataFrame, turns: list[int]) -> pl.DataFrame:
+    rows = [deals.group_by("deal_index").agg(
+        pl.len().cast(pl.Int64).alias("n"),
+        (pl.col("initial_meld_turn").fill_null(1 << 30) <= t).sum().cast(pl.Int64)
+        .alias("melded")).with_columns(pl.lit(t).alias("turn")) for t in turns]
+    return pl.concat(rows)
+
+
+def _melded_final(part: pl.DataFrame, arm: str) -> pl.DataFrame:
+    out = part.with_columns(pl.lit(arm).alias("arm"), *wilson_cols("melded", "n", "share"))
     return out.select("arm", "deal_index", "turn", "n", "melded", "share", "share_lo",
                       "share_hi").sort("deal_index", "turn")
 
 
-def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
-    """Per deal index: going-out rate, length, score spread, the first player's edge."""
+def melded_by_turn(deals: pl.DataFrame, arm: str, turns: list[int]) -> pl.DataFrame:
+    """Share of (deal, team) rows with the initial meld made by turn t, per deal index."""
+    return _melded_final(_melded_part(deals, turns), arm)
+
+
+def _deal_part(deals: pl.DataFrame) -> pl.DataFrame:
     per = deals.with_columns((pl.col("team") == pl.col("first_seat") % pl.col("team").max()
                               .over("game_index", "deal_index").add(1)).alias("first_team"))
     agg = per.group_by("game_index", "deal_index").agg(
@@ -65,15 +68,20 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
     ).with_columns(
         (pl.col("first_score") > pl.col("best_other")).alias("first_wins"),
         (pl.col("first_score").cast(pl.Int32) - pl.col("best_other")).alias("first_margin"))
-    out = agg.group_by("deal_index").agg(
-        pl.len().alias("n"), pl.col("out").sum().alias("went_out"),
-        pl.col("exhausted").sum().alias("exhausted"),
-        pl.col("first_wins").sum().alias("first_wins"),
-        *mean_ci("turns", "turns"), *mean_ci("spread", "spread"),
-        *mean_ci("first_margin", "first_margin"))
-    out = out.with_columns(*wilson_cols("went_out", "n", "out_rate"),
-                           *wilson_cols("exhausted", "n", "exhausted_rate"),
-                           *wilson_cols("first_wins", "n", "first_win_rate"))
+    return agg.group_by("deal_index").agg(
+        pl.len().cast(pl.Int64).alias("n"),
+        *(pl.col(c).sum().cast(pl.Int64).alias(a) for c, a in (
+            ("out", "went_out"), ("exhausted", "exhausted"), ("first_wins", "first_wins"))),
+        *sum_cols("turns", "turns"), *sum_cols("spread", "spread"),
+        *sum_cols("first_margin", "first_margin"))
+
+
+def _deal_final(part: pl.DataFrame, arm: str) -> pl.DataFrame:
+    out = part.with_columns(*wilson_cols("went_out", "n", "out_rate"),
+                            *wilson_cols("exhausted", "n", "exhausted_rate"),
+                            *wilson_cols("first_wins", "n", "first_win_rate"),
+                            *mean_from_sums("turns"), *mean_from_sums("spread"),
+                            *mean_from_sums("first_margin"))
     return out.with_columns(pl.lit(arm).alias("arm")).select(
         "arm", "deal_index", "n", "out_rate", "out_rate_lo", "out_rate_hi", "exhausted_rate",
         "exhausted_rate_lo", "exhausted_rate_hi", "turns", "turns_lo",
@@ -82,35 +90,53 @@ def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
     ).sort("deal_index")
 
 
-def team_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
-    """Per team: its strategy, game win rate (ties count as not won) and mean total."""
+def deal_summary(deals: pl.DataFrame, arm: str) -> pl.DataFrame:
+    """Per deal index: going-out rate, length, score spread, the first player's edge."""
+    return _deal_final(_deal_part(deals), arm)
+
+
+def _team_part(games: pl.DataFrame) -> pl.DataFrame:
     teams = int(games["teams"].max())
-    rows = []
-    for t in range(teams):
+    return pl.concat([games.select(
+        pl.lit(t).alias("team"), pl.len().cast(pl.Int64).alias("n"),
+        (pl.col("winner_team") == t).sum().cast(pl.Int64).alias("wins"),
+        *sum_cols(f"total_team{t}", "total")) for t in range(teams)])
+
+
+def _team_final(part: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    names = []
+    for t in part["team"]:
         s = info["strategies"][t]
         ps = ",".join(f"{k}={v:g}" for k, v in s["params"].items())
-        g = games.select(
-            pl.len().alias("n"), (pl.col("winner_team") == t).sum().alias("wins"),
-            *mean_ci(f"total_team{t}", "total"))
-        rows.append(g.with_columns(pl.lit(t).alias("team"),
-                                   pl.lit(s["name"] + (f"({ps})" if ps else "")).alias("strategy")))
-    out = pl.concat(rows).with_columns(*wilson_cols("wins", "n", "win_rate"),
-                                       pl.lit(arm).alias("arm"))
+        names.append(s["name"] + (f"({ps})" if ps else ""))
+    out = part.with_columns(pl.Series("strategy", names), *wilson_cols("wins", "n", "win_rate"),
+                            *mean_from_sums("total"), pl.lit(arm).alias("arm"))
     return out.select("arm", "team", "strategy", "n", "wins", "win_rate", "win_rate_lo",
-                      "win_rate_hi", "total", "total_lo", "total_hi")
+                      "win_rate_hi", "total", "total_lo", "total_hi").sort("team")
+
+
+def team_summary(games: pl.DataFrame, info: dict, arm: str) -> pl.DataFrame:
+    """Per team: its strategy, game win rate (ties count as not won) and mean total."""
+    return _team_final(_team_part(games), info, arm)
 
 
 def min_meld_study(run_dirs, turns: list[int], labels=None) -> dict[str, pl.DataFrame]:
-    """The three tables over runs (arms); ``labels`` name the arms (default: from run.json)."""
+    """The three tables over runs (arms); ``labels`` name the arms (default: from run.json).
+    Each run is read a chunk at a time (memory does not grow with the run)."""
     if labels is not None and len(labels) != len(run_dirs):
         raise ValueError("one label per run")
     curves, deal_tables, team_tables = [], [], []
     for i, rd in enumerate(run_dirs):
-        deals, games, info = load_run(rd, "hand-and-foot")
+        info, chunks = run_chunks(rd, "hand-and-foot")
         arm = arm_label(info) if labels is None else labels[i]
-        curves.append(melded_by_turn(deals, arm, turns))
-        deal_tables.append(deal_summary(deals, arm))
-        team_tables.append(team_summary(games, info, arm))
+        melded = dealt = team = None
+        for deals, games in chunks:
+            melded = fold(melded, _melded_part(deals, turns), ["deal_index", "turn"])
+            dealt = fold(dealt, _deal_part(deals), ["deal_index"])
+            team = fold(team, _team_part(games), ["team"])
+        curves.append(_melded_final(melded, arm))
+        deal_tables.append(_deal_final(dealt, arm))
+        team_tables.append(_team_final(team, info, arm))
     return {"melded_by_turn": pl.concat(curves), "deals": pl.concat(deal_tables),
             "teams": pl.concat(team_tables)}
 

@@ -30,3 +30,29 @@ def load_run(run_dir, game: str):
     if not deal_files or not game_files:
         raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files")
     return pl.read_parquet(deal_files), pl.read_parquet(game_files), info
+
+
+def run_chunks(run_dir, game: str):
+    """(run.json, an iterator over the run's (deal rows, game rows) chunk by chunk): the
+    files of chunk k (deals-k, games-k) hold the same games, so a study that folds what each
+    chunk adds needs one chunk in memory at a time, whatever the size of the run."""
+    import polars as pl
+
+    run_dir = Path(run_dir)
+    info = read_info(run_dir, "run.json", "run")
+    if info.get("game") != game:
+        raise UsageError(f"{run_dir}: a {info.get('game')} run, not {game}")
+    deal_files = sorted(run_dir.glob("deals-*.parquet"))
+    game_files = {f.name.removeprefix("games-"): f for f in run_dir.glob("games-*.parquet")}
+    if not deal_files or len(game_files) != len(deal_files):
+        raise UsageError(f"{run_dir}: no deals-*.parquet / games-*.parquet files, or not one "
+                         "of each per chunk")
+    missing = [f.name for f in deal_files if f.name.removeprefix("deals-") not in game_files]
+    if missing:
+        raise UsageError(f"{run_dir}: {missing[0]} has no games file of the same chunk")
+
+    def pairs():
+        for f in deal_files:
+            yield pl.read_parquet(f), pl.read_parquet(game_files[f.name.removeprefix("deals-")])
+
+    return info, pairs()

@@ -59,3 +59,55 @@ def text_table(df: pl.DataFrame, estimates: list[str], keep: list[str]) -> pl.Da
         cols.append(pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in
                                               (e, f"{e}_lo", f"{e}_hi"))).alias(e))
     return df.select(cols)
+
+
+# Studies that must not grow with the run fold what each chunk adds: counts and sums (and
+# sums of squares for a mean's interval) add up exactly, so chunk tables are summed by key.
+
+def sum_cols(col: str, name: str) -> list[pl.Expr]:
+    """Count of non-null values, sum and sum of squares of ``col``: a mean's interval later."""
+    c = pl.col(col).cast(pl.Float64)
+    return [c.count().cast(pl.Int64).alias(f"{name}_n"), c.sum().alias(f"{name}_s"),
+            (c * c).sum().alias(f"{name}_ss")]
+
+
+def mean_from_sums(name: str) -> list[pl.Expr]:
+    """mean_ci's mean and normal 95% interval from sum_cols' columns (summed over chunks)."""
+    n, s, ss = (pl.col(f"{name}_{k}") for k in ("n", "s", "ss"))
+    mean = s / n
+    sd = ((ss - s * s / n).clip(lower_bound=0.0) / (n - 1)).sqrt()
+    half = Z95 * sd / n.sqrt()
+    return [mean.alias(name), (mean - half).alias(f"{name}_lo"),
+            (mean + half).alias(f"{name}_hi")]
+
+
+def fold(acc: pl.DataFrame | None, part: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """``acc`` plus one chunk's ``part``: every column but ``keys`` summed by key."""
+    if acc is None:
+        return part
+    return pl.concat([acc, part.select(acc.columns)]).group_by(keys).agg(pl.exclude(keys).sum())
+
+
+def quantile_from_counts(values: list, counts: list, q: float, linear: bool = False):
+    """The q-quantile of a sample given as value counts, as polars computes it on the sample
+    itself: its quantile() ('nearest', halves rounding up) or, with ``linear``, its median()
+    (interpolated); None for an empty sample."""
+    pairs = sorted((v, c) for v, c in zip(values, counts) if c > 0 and v is not None)
+    n = sum(c for _, c in pairs)
+    if n == 0:
+        return None
+
+    def at(k):  # the k-th smallest (from 0)
+        seen = 0
+        for v, c in pairs:
+            seen += c
+            if k < seen:
+                return v
+        return pairs[-1][0]
+
+    h = (n - 1) * q
+    if not linear:
+        return at(math.floor(h + 0.5))
+    lo = math.floor(h)
+    a = at(lo)
+    return a + (h - lo) * (at(lo + 1) - a) if h > lo else float(a)

@@ -9,8 +9,7 @@ the command behind it.
     python scripts/study_hand_and_foot.py --update-doc docs/hand_and_foot.md
     python scripts/study_hand_and_foot.py --games 5000 --markdown out.md
 
-Runs live in ``--out``; one is reused when its ``study.json`` records the same command and
-the same simulator/ and strategies/ sources (``--fresh`` forces new runs).
+Runs are made once and reused while the sources are unchanged (scripts/studylib.py).
 """
 from __future__ import annotations
 

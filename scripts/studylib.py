@@ -91,7 +91,8 @@ def common_args(ap, game: str, old_default: str) -> None:
     ap.add_argument("--old-strategy", default=old_default,
                     help="strategy spec of the player to compare with")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / f"{game}-study",
-                    help="folder for the runs")
+                    help="folder for the runs; a run is reused when its study.json records "
+                         "the same command and the same simulator/ and strategies/ sources")
     ap.add_argument("--fresh", action="store_true", help="run again even if a run matches")
     ap.add_argument("--markdown", type=Path, help="also write the tables to this file")
     ap.add_argument("--update-doc", type=Path,
