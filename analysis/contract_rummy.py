@@ -51,8 +51,11 @@ def arm_label(info: dict) -> str:
 
 def with_contract(deals: pl.DataFrame) -> pl.DataFrame:
     """Adds ``contract`` ('2s', '1s1r', '3r' ..., '*' for the all-at-once deal)."""
-    label = (pl.when(pl.col("sets") > 0).then(pl.col("sets").cast(pl.Utf8) + "s").otherwise(pl.lit(""))
-             + pl.when(pl.col("runs") > 0).then(pl.col("runs").cast(pl.Utf8) + "r").otherwise(pl.lit(""))
+    def part(col, suffix):
+        return pl.when(pl.col(col) > 0).then(pl.col(col).cast(pl.Utf8) + suffix) \
+            .otherwise(pl.lit(""))
+
+    label = (part("sets", "s") + part("runs", "r")
              + pl.when(pl.col("all_at_once")).then(pl.lit("*")).otherwise(pl.lit("")))
     return deals.with_columns(label.alias("contract"))
 
@@ -296,7 +299,8 @@ def joker_worth(run_dir) -> pl.DataFrame:
         pl.col("went_out").sum().alias("went_out"),
         pl.col("penalty").cast(pl.Float64).sum().alias("pen_sum"),
         pl.col("penalty").cast(pl.Float64).mean().alias("pen"),
-        pl.col("penalty").cast(pl.Float64).var().alias("pen_var")).collect()
+        pl.col("penalty").cast(pl.Float64).var().alias("pen_var")
+    ).collect(engine="streaming")
     none = cell.filter(pl.col("jokers_dealt") == 0).select(
         "deal_index", pl.col("pen").alias("pen0"), (pl.col("pen_var") / pl.col("n"))
         .alias("se0"))
@@ -311,7 +315,8 @@ def joker_worth(run_dir) -> pl.DataFrame:
         ((pl.col("w") ** 2) * pl.col("dvar")).sum().sqrt().alias("diff_se"))
     # the pooled mean's interval from the cells' variances (between-contract spread included)
     spread = lf.group_by("jokers_dealt").agg(
-        pl.col("penalty").cast(pl.Float64).std().alias("sd")).collect()
+        pl.col("penalty").cast(pl.Float64).std().alias("sd")
+    ).collect(engine="streaming")
     out = out.join(spread, on="jokers_dealt").with_columns(
         *wilson_cols("down", "n", "down_rate"), *wilson_cols("went_out", "n", "out_rate"),
         (pl.col("penalty") - Z95 * pl.col("sd") / pl.col("n").sqrt()).alias("penalty_lo"),

@@ -134,7 +134,7 @@ def headline(deals: pl.LazyFrame, min_bid: int) -> pl.DataFrame:
         *(pl.col(c).filter(m).cast(pl.Float64).std().alias(f"{k}:sd") for k, (m, c) in
           means.items()),
         *(pl.col(c).filter(m).count().alias(f"{k}:n") for k, (m, c) in means.items()),
-    ).collect().row(0, named=True)
+    ).collect(engine="streaming").row(0, named=True)
     out = []
     for k in count:
         n = row["deals"] if k == "all pass" else row["contracts"]

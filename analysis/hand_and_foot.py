@@ -5,9 +5,10 @@ run.json). For every arm, with 95% intervals:
 
 - ``melded_by_turn``: share of (deal, team) rows whose initial meld came by deal turn t, per
   deal index (Wilson);
-- ``deals``: going-out and stock-exhausted rates (Wilson), mean deal length and mean score spread between the best
-  and worst team of a deal (normal intervals), and the first player's edge: how often the team
-  of the deal's first player scores more than every other team (Wilson) and its mean margin;
+- ``deals``: going-out and stock-exhausted rates (Wilson), mean deal length and mean score
+  spread between the best and worst team of a deal (normal intervals), and the first player's
+  edge: how often the team of the deal's first player scores more than every other team
+  (Wilson) and its mean margin;
 - ``teams``: how often each team (its strategy and parameters) wins the game (Wilson) and its
   mean game total: with different thresholds per team, which threshold wins.
 """

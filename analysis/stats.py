@@ -34,7 +34,8 @@ def success_table(deals: pl.LazyFrame | pl.DataFrame, by: list[str]) -> pl.DataF
     lf = deals.lazy() if isinstance(deals, pl.DataFrame) else deals
     return (lf.group_by(by).agg(pl.len().alias("n"), pl.col("made").sum().alias("made"))
             .with_columns((pl.col("made") / pl.col("n")).alias("rate"))
-            .with_columns(wilson_exprs("made", "n")).sort(by).collect())
+            .with_columns(wilson_exprs("made", "n")).sort(by)
+            .collect(engine="streaming"))
 
 
 def mean_ci(col: str, name: str) -> list[pl.Expr]:

@@ -92,3 +92,22 @@ def test_quantiles_from_counts_match_polars():
             assert quantile_from_counts(list(c), list(c.values()), q) == s.quantile(q)
         assert quantile_from_counts(list(c), list(c.values()), 0.5, linear=True) == s.median()
     assert quantile_from_counts([], [], 0.5) is None
+
+
+def test_sweep_table_folds_chunks(tmp_path):
+    from analysis.metrics import paired_difference, run_per_game, summary
+    from analysis.sweep import sweep_table
+    from simulator.sweep import expand, parse_vary, run_sweep
+
+    g = get_game("hand-and-foot")
+    settings = expand(g, [], ["early_melder"], [parse_vary("0.hold=0,90")])
+    run_sweep(g, settings, 4, 200, tmp_path, chunk_size=60, seating="fixed", progress=False)
+    got = sweep_table(tmp_path)
+    base = None
+    for s, folder in enumerate(sorted(tmp_path.glob("s[0-9][0-9][0-9]"))):
+        assert len(list(folder.glob("deals-*.parquet"))) >= 3
+        per, _ = run_per_game(folder)
+        base = per if base is None else base
+        want = summary(per).join(paired_difference(per, base), on="metric")
+        mine = got.filter(pl.col("setting") == s).select(want.columns)
+        _same(mine, want, ["metric"])
