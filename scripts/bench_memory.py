@@ -5,6 +5,8 @@ because chunks stream to disk. Each run is measured in its own process; prints M
     python scripts/bench_memory.py                                  # quick: 56 1M/10M deals
     python scripts/bench_memory.py --game hand-and-foot --counts 100000,1000000 --unit games
     python scripts/bench_memory.py --backend ray    # also each Ray worker's peak (run.json)
+    python scripts/bench_memory.py --game contract-rummy --unit games --study
+        # also the peak of the game's study on each run (it should not grow with the run)
 
 With Ray, the `cardsim run` process is the driver; the workers are Ray's processes, and each
 reports its own peak in run.json (`ray.worker_peak_rss_mib`, the largest of them).
@@ -17,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 PROBE = """
 import resource, subprocess, sys
@@ -31,27 +34,43 @@ def peak_mib(cmd: list[str]) -> float:
     return int(out.split()[-1]) / 1024  # Linux reports KiB
 
 
+# the study each game's runs are read by (cardsim analyze ...)
+STUDY = {"fifty-six": ["bid-success", "--by", "bid,trump_kind"],
+         "hand-and-foot": ["min-meld"], "contract-rummy": ["contract-completion"]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="fifty-six")
     ap.add_argument("--unit", default="deals", choices=["deals", "games"])
     ap.add_argument("--counts", default="1000000,10000000")
     ap.add_argument("--backend", default="local", choices=["local", "ray"])
+    ap.add_argument("--study", action="store_true",
+                    help="also the peak RSS of `cardsim analyze` (the game's study) on each run")
+    ap.add_argument("--keep", default=None,
+                    help="make the runs in this folder and keep them (reused when present)")
     args = ap.parse_args()
     print(f"{args.game}, --{args.unit}, {args.backend} backend: peak RSS of the `cardsim run` "
           "process" + (" and of the largest Ray worker" if args.backend == "ray" else ""))
     for n in (int(c) for c in args.counts.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
+            run = Path(args.keep or tmp) / f"{args.game}-{n}"
             t0 = time.perf_counter()
-            mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game,
-                            f"--{args.unit}", str(n), "--quiet", "--out", f"{tmp}/run",
-                            "--backend", args.backend])
-            info = json.loads(open(f"{tmp}/run/run.json").read())
-            worker = (f", worker {info['ray']['worker_peak_rss_mib']:7.0f} MiB"
-                      if "ray" in info else "")
-            print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB{worker}  "
-                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
-
+            if not (run / "run.json").is_file():
+                mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game,
+                                f"--{args.unit}", str(n), "--quiet", "--out", str(run),
+                                "--backend", args.backend])
+                info = json.loads((run / "run.json").read_text())
+                worker = (f", worker {info['ray']['worker_peak_rss_mib']:7.0f} MiB"
+                          if "ray" in info else "")
+                print(f"{n:>13,} {args.unit}: {mib:7.0f} MiB{worker}  "
+                      f"({time.perf_counter() - t0:.0f} s)", flush=True)
+            if args.study:
+                t0 = time.perf_counter()
+                mib = peak_mib([sys.executable, "-m", "simulator", "analyze",
+                                *STUDY[args.game], str(run)])
+                print(f"{n:>13,} {args.unit}, study `cardsim analyze {STUDY[args.game][0]}`: "
+                      f"{mib:7.0f} MiB  ({time.perf_counter() - t0:.0f} s)", flush=True)
 
 if __name__ == "__main__":
     main()
