@@ -502,6 +502,14 @@ def _address(backend: str, address: str | None) -> str | None:
     return address
 
 
+def _error(text: str, code: int) -> None:
+    # one line whatever the input held: control characters (a stray \r in an argument)
+    # are shown escaped
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
+    click.echo(f"cardsim: error: {line}", err=True)
+    sys.exit(code)
+
+
 def main(argv=None) -> None:
     try:
         cli.main(args=argv, standalone_mode=False)
@@ -511,14 +519,11 @@ def main(argv=None) -> None:
         click.echo("cardsim: aborted", err=True)
         sys.exit(130)
     except click.ClickException as e:
-        click.echo(f"cardsim: error: {e.format_message()}", err=True)
-        sys.exit(2)
+        _error(e.format_message(), 2)
     except (UsageError, StrategyError) as e:
-        click.echo(f"cardsim: error: {e}", err=True)
-        sys.exit(2)
+        _error(str(e), 2)
     except BackendError as e:
-        click.echo(f"cardsim: error: {e}", err=True)
-        sys.exit(1)
+        _error(str(e), 1)
 
 
 if __name__ == "__main__":
