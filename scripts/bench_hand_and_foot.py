@@ -25,6 +25,7 @@ SETS = {
     "patient_builder": ["patient_builder"],
     "pile_taker": ["pile_taker"],
     "early_melder vs patient_builder": ["0=early_melder", "1=patient_builder"],
+    "table_reader (the default)": ["table_reader"],
 }
 
 

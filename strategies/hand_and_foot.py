@@ -10,27 +10,38 @@ parameterised player; their names are parameter presets that play differently:
   keeps wilds out of melds until they finish a book, takes only big piles;
 - ``pile_taker``: takes the pile whenever the rules let it;
 - ``waiting_melder``: the early melder (``hold=150``) that waits to open until its hand can meld
-  150 points above the minimum (or a pile take opens it); the strongest preset measured, and
-  the game's default strategy (larger holds play no better: 200 and 1000 tie with 150).
+  150 points above the minimum (or a pile take opens it);
+- ``table_reader``: reads the table: waits longer before opening (in proportion to the
+  minimum), values the pile by what a take gives, keeps wilds for wild books (1500 each) and
+  out of dirty melds the team does not need, keeps the naturals the next player could take the
+  pile with, and refuses the partner's going out while holding many points (unless the stock
+  is nearly gone). Tuned with ``cardsim tune`` against early_melder:hold=60 and
+  waiting_melder; the strongest preset measured and the game's default strategy.
+
+The parameters added for the table reader (``hold_frac`` .. ``grant_stock``) have "off" values
+at which the other presets play exactly as before.
 """
 from numba import njit
 
 from simulator.games.hand_and_foot.view import (
-    ASK, BLACK3, B3_T, DISCARD, DRAW, JOKER, MELD, OP_ADD_JOKER, OP_ADD_NAT, P_HAND_N,
-    OP_ADD_TWO, OP_START2_JOKER, OP_START2_TWO, OP_START3, P_MIN_MELD, P_NEED_WILD, P_PILE_N,
-    STOP, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_REACH, V_SEAT, V_STAGED, V_TEAM, VALUE, WILD_T,
-    points_of,
-    team_base,
+    ASK, BLACK3, B3_T, DISCARD, DRAW, JOKER, K_A, MELD, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO,
+    OP_START2_JOKER, OP_START2_TWO, OP_START3, P_HAND_N, P_IN_FOOT, P_MIN_MELD, P_NEED_DIRTY,
+    P_NEED_WILD, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_PLAYERS, P_STOCK_N, P_TEAM_OF, RED3, STOP,
+    T_DIRTY, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_PARTNER, V_REACH, V_SEAT, V_STAGED, V_TEAM,
+    VALUE, WILD_T, points_of, team_base,
 )
 from simulator.legal import index_of, random_choice
 from simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
 HOLD, PILE_MIN, WILD_NAT, START_NAT, FOOT_RUSH, GRANT_PTS, ASK_OUT = range(7)
+# the table reader's parameters; each one's "off" value (the old presets') plays as before
+HOLD_FRAC, PILE_EVAL, PILE_WILD, PILE_JUNK, WILD_BOOKS, DISC_OPEN, DISC_MELD, GRANT_STOCK = \
+    range(7, 15)
 
 
 @njit(cache=True, inline="always")
-def _meld_score(code, mine, public, team, params, rush, cards):
+def _meld_score(code, mine, public, team, params, rush, cards, keep, dirty_short):
     if code == STOP:
         return 0.0
     t = code // 16
@@ -42,34 +53,66 @@ def _meld_score(code, mine, public, team, params, rush, cards):
     if cards <= 2:
         return 90.0  # every legal action that empties the hand this far is a way out or in
     if t == WILD_T:
-        return 30.0 if (need_wild or rush) else -1.0
+        return 30.0 if (need_wild or rush or keep) else -1.0
     if op == OP_ADD_NAT:
         return 50.0 + VALUE[t]
     if op == OP_START3:
         return 40.0 + VALUE[t] if (mine[t] >= params[START_NAT] or rush) else -1.0
     if op == OP_START2_TWO or op == OP_START2_JOKER:
         ok = params[WILD_NAT] <= 2.0 or rush
+        if keep and dirty_short <= 0:
+            ok = False  # the dirty books the team needs are already under way
         return (20.0 + (op == OP_START2_TWO)) if ok else -1.0
     if op == OP_ADD_TWO or op == OP_ADD_JOKER:
         ok = public[base] >= params[WILD_NAT] or rush
+        if keep:
+            if public[base + 1] + public[base + 2] > 0:
+                # a second wild: only to close a dirty book the team still needs
+                ok = ok and public[team_base(team) + T_DIRTY] < public[P_NEED_DIRTY]
+            elif dirty_short <= 0:
+                ok = False
         return (10.0 + (op == OP_ADD_TWO)) if ok else -1.0
     return -1.0
 
 
 @njit(cache=True)
+def dirty_shortfall(public, team):
+    """Dirty books the team needs to go out beyond those closed and the rank melds that
+    already hold a wild (each will close dirty)."""
+    tb = team_base(team)
+    short = public[P_NEED_DIRTY] - public[tb + T_DIRTY]
+    for r in range(K_A + 1):
+        b = tb + T_MELDS + 3 * r
+        if public[b + 1] + public[b + 2] > 0:
+            short -= 1
+    return short
+
+
+@njit(cache=True)
 def heuristic_meld(mine, public, private, legal, params, rng):
     """Greedy: the best-scoring legal action, or STOP when nothing scores above it. Before
-    the team's initial meld it starts only with ``hold`` points to spare over the minimum."""
+    the team's initial meld it starts only with ``hold + hold_frac * minimum`` points to spare
+    over the minimum. Below ``wild_books`` wild books, wilds go to wild melds, and into rank
+    melds only while the team still lacks dirty books."""
     team = private[V_TEAM]
     cards = public[P_HAND_N + private[V_SEAT]]
     rush = cards <= params[FOOT_RUSH] and private[V_IN_FOOT] == 0
+    need = public[P_MIN_MELD]
     waiting = (private[V_REACH] >= 0 and private[V_STAGED] == 0
-               and private[V_REACH] < public[P_MIN_MELD] + params[HOLD])
+               and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
+    # wilds are kept for wild melds while the team has fewer than ``wild_books`` wild books,
+    # but once it has the wild books to go out and a player in the foot, they help that
+    # player (or this one) out: kept, they could also leave this player stuck in the foot
+    wb = public[team_base(team) + T_WILD]
+    p = private[V_PARTNER]
+    feet = private[V_IN_FOOT] == 1 or (p >= 0 and public[P_IN_FOOT + p] == 1)
+    keep = wb < params[WILD_BOOKS] and not (feet and wb >= public[P_NEED_WILD])
+    dirty_short = dirty_shortfall(public, team) if keep else 0
     best = -1
     best_s = -1e18
     for i in range(legal[0]):
         code = legal[1 + i]
-        s = _meld_score(code, mine, public, team, params, rush, cards)
+        s = _meld_score(code, mine, public, team, params, rush, cards, keep, dirty_short)
         if waiting and code != STOP:
             s = -1e9
         if s > best_s:
@@ -81,9 +124,19 @@ def heuristic_meld(mine, public, private, legal, params, rng):
 @njit(cache=True)
 def heuristic_discard(mine, public, private, legal, params, rng):
     """Black threes first (they block the pile), never a wild while anything else is held,
-    otherwise the lone low natural the team is not building."""
+    otherwise the lone low natural the team is not building. With ``discard_open`` /
+    ``discard_meld`` it also keeps naturals the next player could take the pile with (per
+    card that take would give): a rank its team has no meld of, or a meld with room for three
+    more (4 cards or fewer); a meld of 5 or 6 cannot take the pile's three."""
     team = private[V_TEAM]
     base = team_base(team) + T_MELDS
+    nxt = private[V_SEAT] + 1
+    if nxt >= public[P_PLAYERS]:
+        nxt = 0
+    ob = team_base(public[P_TEAM_OF + nxt]) + T_MELDS
+    risk = min(public[P_PILE_N] + 1, 7)
+    w_open = params[DISC_OPEN] * risk
+    w_meld = params[DISC_MELD] * risk
     best = 0
     best_keep = 1e18
     for i in range(legal[0]):
@@ -94,6 +147,11 @@ def heuristic_discard(mine, public, private, legal, params, rng):
             keep = 1000.0 + VALUE[k]
         else:
             keep = 20.0 * mine[k] + VALUE[k] + (40.0 if public[base + 3 * k] > 0 else 0.0)
+            z = public[ob + 3 * k] + public[ob + 3 * k + 1] + public[ob + 3 * k + 2]
+            if z == 0:
+                keep += w_open
+            elif z <= 4:
+                keep += w_meld
         if keep < best_keep:
             best_keep = keep
             best = i
@@ -101,8 +159,36 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 
 @njit(cache=True)
+def pile_value(mine, public, team, params):
+    """What a pile take gives, in cards: naturals of the top's rank, of a rank the team has
+    an unfinished meld of, or that make three with the cards held count 1; wilds
+    ``pile_wild``; other naturals and black threes −``pile_junk``."""
+    base = team_base(team) + T_MELDS
+    top = public[P_PILE_TOP]
+    junk = params[PILE_JUNK]
+    v = 0.0
+    for k in range(K_A + 1):
+        c = public[P_PILE_TOP7 + k]
+        if c == 0:
+            continue
+        z = public[base + 3 * k] + public[base + 3 * k + 1] + public[base + 3 * k + 2]
+        if k == top or z > 0 or mine[k] + c >= 3:
+            v += c
+        else:
+            v -= junk * c
+    v += params[PILE_WILD] * (public[P_PILE_TOP7 + TWO] + public[P_PILE_TOP7 + JOKER])
+    v += 2.0 * public[P_PILE_TOP7 + RED3]  # laid out for 100 and replaced from the stock
+    v -= junk * public[P_PILE_TOP7 + BLACK3]
+    return v
+
+
+@njit(cache=True)
 def heuristic_draw(mine, public, private, legal, params, rng):
-    take = 1 if public[P_PILE_N] >= params[PILE_MIN] else 0
+    """Takes the pile from ``pile_min`` cards, or (``pile_eval``) when pile_value reaches it."""
+    if params[PILE_EVAL] >= 0.5:
+        take = 1 if pile_value(mine, public, private[V_TEAM], params) >= params[PILE_MIN] else 0
+    else:
+        take = 1 if public[P_PILE_N] >= params[PILE_MIN] else 0
     return index_of(legal, take, 0)
 
 
@@ -113,7 +199,11 @@ def heuristic_ask(mine, public, private, legal, params, rng):
 
 @njit(cache=True)
 def heuristic_grant(mine, public, private, legal, params, rng):
-    return index_of(legal, 1 if points_of(mine) <= params[GRANT_PTS] else 0, 0)
+    """Grants while its own cards (the penalty the going out fixes) are at most
+    ``grant_points``, or once the stock is down to ``grant_stock`` cards (the deal ends soon
+    anyway, without the going-out bonus)."""
+    ok = points_of(mine) <= params[GRANT_PTS] or public[P_STOCK_N] <= params[GRANT_STOCK]
+    return index_of(legal, 1 if ok else 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +224,9 @@ def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
     return heuristic_grant(mine, public, private, legal, params, rng)
 
 
-def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0):
+def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0,
+            hold_frac=0.0, pile_eval=0.0, pile_wild=1.0, pile_junk=1.0, wild_books=0.0,
+            discard_open=0.0, discard_meld=0.0, grant_stock=-1.0):
     return (
         Param("hold", hold, "points above the minimum its hand must reach before the team's "
               "initial meld", 0, 10000),
@@ -149,6 +241,24 @@ def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1
         Param("grant_points", grant_pts, "as partner, grants going out when holding at most "
               "this many points", 0, 10000),
         Param("ask_out", ask_out, "1: asks to go out whenever it may, 0: never", 0, 1),
+        Param("hold_frac", hold_frac, "more points to wait for before the initial meld, as a "
+              "fraction of the deal's minimum", 0, 10),
+        Param("pile_eval", pile_eval, "1: takes the pile when its pile_value (useful cards) "
+              "reaches pile_min; 0: by the pile's size", 0, 1),
+        Param("pile_wild", pile_wild, "pile_value of a wild card in the take", 0, 10),
+        Param("pile_junk", pile_junk, "pile_value lost per card of the take that fits "
+              "nothing (a natural with no meld and no pair held, a black three; -1: counts as 1)",
+              -1, 10),
+        Param("wild_books", wild_books, "wild books the team aims for: until it has them, "
+              "wilds build wild melds and go into rank melds only while it lacks dirty books "
+              "(0: as wild_naturals says)", 0, 5),
+        Param("discard_open", discard_open, "keep-score per card of the next take for a "
+              "natural the next player's team has no meld of", 0, 100),
+        Param("discard_meld", discard_meld, "keep-score per card of the next take for a "
+              "natural whose meld at the next player's team has room for the pile's three", 0,
+              100),
+        Param("grant_stock", grant_stock, "as partner, grants going out whenever the stock "
+              "holds at most this many cards (-1: never by the stock)", -1, 300),
     )
 
 
@@ -165,8 +275,14 @@ BUILTINS = (
     StrategyDef("pile_taker", "takes the discard pile whenever the rules allow", _HEUR,
                 _params(0, 1, 3, 3, 6, 1000)),
     StrategyDef("waiting_melder", "the early melder waiting for 150 points above the minimum "
-                "before its initial meld (the strongest preset; the default)", _HEUR,
+                "before its initial meld", _HEUR,
                 _params(150, 3, 2, 3, 13, 1000)),
+    StrategyDef("table_reader", "waits before its initial meld, values the pile by what it "
+                "gives, keeps wilds for wild books, discards what the next player cannot "
+                "take the pile with (tuned; the strongest preset, the default)", _HEUR,
+                _params(250, 4, 2, 3, 12, 160, hold_frac=0.45, pile_eval=1.0, pile_wild=2.7,
+                        pile_junk=-0.6, wild_books=1.0, discard_open=2.5, discard_meld=1.1,
+                        grant_stock=11.0)),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from simulator.batch import RunSpec, Runner, run
 from tests.helpers_hand_and_foot import GAME
 
-STRATS = ["random", "early_melder", "patient_builder", "pile_taker"]
+STRATS = ["random", "early_melder", "patient_builder", "pile_taker", "waiting_melder",
+          "table_reader"]
 
 rule_options = st.fixed_dictionaries({
     "players": st.sampled_from([2, 3, 4, 6]),

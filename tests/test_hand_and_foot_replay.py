@@ -20,7 +20,8 @@ from simulator.batch import RunSpec, Runner  # noqa: E402
 from simulator.games.hand_and_foot.replay import play_one  # noqa: E402
 from tests.helpers_hand_and_foot import GAME  # noqa: E402
 
-STRATS = ["random", "early_melder", "patient_builder", "pile_taker"]
+STRATS = ["random", "early_melder", "patient_builder", "pile_taker", "waiting_melder",
+          "table_reader"]
 
 
 def _events(rules, strategies, seed, index):

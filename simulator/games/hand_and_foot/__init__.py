@@ -21,8 +21,8 @@ class HandAndFoot(GameAdapter):
     rules = RULES
     supports_deals_mode = False
     strategies_module = "strategies.hand_and_foot"
-    # the strongest built-in (cardsim compare, docs/hand_and_foot.md): early_melder with hold=150
-    default_strategy = "waiting_melder"
+    # the strongest built-in (cardsim compare / ladder, docs/hand_and_foot.md)
+    default_strategy = "table_reader"
     kernel_module = "simulator.games.hand_and_foot.kernel"
     outcomes_module = "simulator.games.hand_and_foot.outcomes"
     decision_errors = {"BAD_DRAW": "draw", "BAD_MELD": "meld", "BAD_DISCARD": "discard",
