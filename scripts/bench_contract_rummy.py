@@ -21,6 +21,7 @@ from simulator.games import get_game
 
 SETS = {
     "random": ["random"],
+    "table_reader (default)": ["table_reader"],
     "lay_down_at_once": ["lay_down_at_once"],
     "hold_for_more": ["hold_for_more"],
     "pile_hunter": ["pile_hunter"],

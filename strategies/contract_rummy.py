@@ -5,8 +5,13 @@ params.
 ``random`` is uniform over the legal choices of every decision. The heuristics share one
 parameterised player; their names are parameter presets:
 
-- ``lay_down_at_once`` (the default): lays its contract down as soon as it can, takes the top
-  discard only when it completes the contract;
+- ``table_reader`` (the default): ``pile_hunter`` that reads the table (tuned with ``cardsim
+  tune``): worth of a card without the dead cards (``dead``), dumps its dearest cards early
+  (``pen_w``) and once a rival is down and nearly out (``dump_at``), waits in the set
+  contracts (``set_left``) until the stock runs low (``stock_lay``), takes the top discard
+  only when it fits well (``take_min``) and never deep-draws more than ``deep_max`` cards;
+- ``lay_down_at_once``: lays its contract down as soon as it can, takes the top discard only
+  when it completes the contract;
 - ``hold_for_more``: waits until laying down would leave at most ``max_left`` cards in hand
   (or until its own turn ``wait_turns``), to go out soon after;
 - ``pile_hunter``: takes the top discard whenever it fits its hand and draws from inside the
@@ -15,20 +20,31 @@ parameterised player; their names are parameter presets:
 All of them lay off every card they can once their contract is down (naturals first, then
 joker swaps, then jokers), discard the least useful card (duplicates and loners, highest
 penalty first; never a joker while anything else is held when ``keep_jokers``), and buy
-according to ``buy_policy`` (only matters with the rule ``buying=true``).
+according to ``buy_policy`` (only matters with the rule ``buying=true``). Every parameter
+added after ``keep_jokers`` is off at its default value, so the older presets play as before;
+the ones read by ``heuristic_lay`` and ``heuristic_buy`` (which plug-ins borrow with their own,
+zero-padded parameters) are off at 0.
+
+What a heuristic reads of the table: the public pile history (``P_TAKEN``: the cards each
+seat took from the pile), the melds and the pile (dead cards), who is down and how many cards
+each player holds -- never another hand.
 """
 import numpy as np
 from numba import njit
 
+from simulator.bits import ctz
 from simulator.games.contract_rummy.view import (
-    D_DEEP, D_STOCK, D_TOP, JOKER, OP_LAYOFF, OP_SWAP, P_ACE_LOW, P_DOWN, P_NRUNS, P_NSETS, P_PILE, P_PILE_N, PENALTY, STOP, V_LAY_CARDS,
-    V_OFFER, V_OFFER_LAYS, V_OWN_TURN, V_SEAT, V_TOP_LAYS, code_op, fits_table, would_lay,
+    D_DEEP, D_STOCK, D_TOP, JOKER, M_KEY, M_KIND, M_NAT, MW, NCODES, OP_LAYOFF, OP_SWAP,
+    P_ACE_LOW, P_DECKS, P_DOWN, P_HAND_N, P_MELDS, P_NMELDS, P_NRUNS, P_NSETS, P_PILE, P_PILE_N,
+    P_PLAYERS, P_STOCK_N, P_TAKEN, PENALTY, SET, STOP, V_LAY_CARDS, V_OFFER, V_OFFER_LAYS,
+    V_OWN_TURN, V_SEAT, V_TOP_LAYS, card_at, code_op, fits_table, would_lay,
 )
 from simulator.legal import index_of, random_choice
 from simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
-MAX_LEFT, WAIT_TURNS, TAKE_TOP, DEEP, BUY_POLICY, KEEP_JOKERS = range(6)
+(MAX_LEFT, WAIT_TURNS, TAKE_TOP, DEEP, BUY_POLICY, KEEP_JOKERS, TAKE_MIN, SAFE, DEAD, PAIRS,
+ BUY_MORE, STOCK_LAY, SET_LEFT, PEN_W, DEEP_MAX, DUMP_AT, DEEP_SETS) = range(17)
 BUY_NEVER, BUY_COMPLETES, BUY_USEFUL, BUY_ALWAYS = range(4)
 
 
@@ -65,6 +81,114 @@ def usefulness(mine, public, c):
 
 
 @njit(cache=True)
+def seen_cards(mine, public, seen):
+    """Copies of each card code the player can see: its hand, the discard pile, the naturals of
+    every meld on the table. ``decks`` minus this is how many may still come (live)."""
+    for k in range(NCODES):
+        seen[k] = mine[k]
+    for j in range(public[P_PILE_N]):
+        seen[public[P_PILE + j]] += 1
+    for m in range(public[P_NMELDS]):
+        b = P_MELDS + m * MW
+        x = np.uint64(public[b + M_NAT])
+        while x != 0:
+            slot = np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            seen[card_at(public[b + M_KIND], public[b + M_KEY], slot)] += 1
+
+
+@njit(cache=True)
+def worth(mine, public, c, params, seen):
+    """``usefulness`` with the dead cards left out (param ``dead``: a set partner counts only
+    while three suits of the rank can still be had, a run neighbour two ranks away only while
+    the card between is held or live) and a second copy valued for a second set of its rank
+    (param ``pairs``, contracts of two sets or more: per other suit also held twice).
+    ``seen``: seen_cards' counts (read only with ``dead``)."""
+    if c == JOKER:
+        return 100.0
+    if params[DEAD] < 0.5:
+        u = usefulness(mine, public, c)
+    else:
+        decks = public[P_DECKS]
+        s = c // 13
+        r = c % 13
+        u = 0.0
+        if public[P_NSETS] > 0:
+            suits = 0  # suits of rank r held or still to come, c's own included
+            held = 0.0
+            for t in range(4):
+                x = t * 13 + r
+                if t == s or mine[x] > 0 or seen[x] < decks:
+                    suits += 1
+                if t != s and mine[x] > 0:
+                    held += 10.0
+            if suits + mine[JOKER] >= 3:
+                u += held
+        if public[P_NRUNS] > 0:
+            for dr in (-2, -1, 1, 2):
+                q = r + dr
+                if q < 0 and public[P_ACE_LOW] == 1:
+                    q += 13
+                if 0 <= q < 13 and q != r and mine[s * 13 + q] > 0:
+                    if dr == 1 or dr == -1:
+                        u += 8.0
+                    else:
+                        g = r + dr // 2
+                        if g < 0:
+                            g += 13
+                        gc = s * 13 + g
+                        if mine[gc] > 0 or seen[gc] < decks or mine[JOKER] > 0:
+                            u += 5.0
+    if mine[c] >= 2:
+        u -= 20.0  # a second copy never helps the same meld ...
+        if public[P_NSETS] >= 2 and params[PAIRS] > 0:  # ... but may make a second set
+            s = c // 13
+            r = c % 13
+            for t in range(4):
+                if t != s and mine[t * 13 + r] >= 2:
+                    u += params[PAIRS]
+    return u
+
+
+@njit(cache=True)
+def danger(public, seat, c):
+    """How much discarding ``c`` helps the next player, from what it showed: once its
+    contract is down, a card it can lay off (3); before, one point per card it took from the
+    pile that ``c`` would join (another suit of the rank when the contract has sets; the same
+    suit within two ranks when it has runs). A joker: 3."""
+    nxt = seat + 1 if seat + 1 < public[P_PLAYERS] else 0
+    if c == JOKER:
+        return 3.0
+    if public[P_DOWN + nxt] == 1:
+        return 3.0 if fits_table(public, c) else 0.0
+    b = P_TAKEN + nxt * NCODES
+    s = c // 13
+    r = c % 13
+    d = 0.0
+    if public[P_NSETS] > 0:
+        for t in range(4):
+            if t != s and public[b + t * 13 + r] > 0:
+                d += 1.0
+    if public[P_NRUNS] > 0:
+        for dr in (-2, -1, 1, 2):
+            q = r + dr
+            if q < 0 and public[P_ACE_LOW] == 1:
+                q += 13
+            if 0 <= q < 13 and q != r and public[b + s * 13 + q] > 0:
+                d += 1.0
+    return d
+
+
+@njit(cache=True)
+def near_out(public, seat, k):
+    """Is another player down with at most ``k`` cards left (the deal may end any moment)?"""
+    for s in range(public[P_PLAYERS]):
+        if s != seat and public[P_DOWN + s] == 1 and public[P_HAND_N + s] <= k:
+            return True
+    return False
+
+
+@njit(cache=True)
 def heuristic_draw(mine, public, private, legal, params, rng):
     pn = public[P_PILE_N]
     top = public[P_PILE + pn - 1] if pn > 0 else -1
@@ -76,18 +200,26 @@ def heuristic_draw(mine, public, private, legal, params, rng):
         return index_of(legal, D_STOCK, -1)
     if i_top >= 0 and _lays(mine, public, private[V_TOP_LAYS], top):
         return i_top
-    if params[DEEP] >= 0.5:
+    if params[DEEP] >= 0.5 and (public[P_NRUNS] > 0 or params[DEEP_SETS] >= 0.5):
         best = -1
         best_i = -1
         for i in range(legal[0]):
             code = legal[1 + i]
-            if code >= D_DEEP and code > best:  # the shallowest: fewest cards taken
+            if code >= D_DEEP and code > best and pn - (code - D_DEEP) <= params[DEEP_MAX]:
+                # the shallowest: fewest cards taken
                 best = code
                 best_i = i
         if best_i >= 0:
             return best_i
-    if i_top >= 0 and params[TAKE_TOP] >= 0.5 and top != JOKER and usefulness(mine, public, top) >= 8.0:
-        return i_top
+    if i_top >= 0 and params[TAKE_TOP] >= 0.5 and top != JOKER:
+        seen = np.empty(NCODES, np.int64)
+        if params[DEAD] >= 0.5:
+            seen_cards(mine, public, seen)
+        # worth counts the top as held once taken (a second copy), not before
+        w = usefulness(mine, public, top) if params[DEAD] < 0.5 else worth(
+            mine, public, np.int64(top), params, seen)
+        if w >= params[TAKE_MIN]:
+            return i_top
     if i_top >= 0 and top == JOKER and params[TAKE_TOP] >= 0.5:
         return i_top
     return index_of(legal, D_STOCK, -1)
@@ -103,14 +235,19 @@ def heuristic_buy(mine, public, private, legal, params, rng):
         return 0
     if _lays(mine, public, private[V_OFFER_LAYS], c):
         return 1
-    if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, np.int64(c)) >= 10.0:
+    if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, np.int64(c)) >= 10.0 + params[BUY_MORE]:
         return 1
     return 0
 
 
 @njit(cache=True)
 def heuristic_lay(mine, public, private, legal, params, rng):
-    if private[V_LAY_CARDS] <= params[MAX_LEFT]:
+    max_left = params[MAX_LEFT]
+    if params[SET_LEFT] > 0 and public[P_NRUNS] == 0:
+        max_left = params[SET_LEFT] - 1
+    if private[V_LAY_CARDS] <= max_left:
+        return 1
+    if public[P_STOCK_N] < params[STOCK_LAY]:
         return 1
     if params[WAIT_TURNS] > 0 and private[V_OWN_TURN] >= params[WAIT_TURNS]:
         return 1
@@ -140,7 +277,11 @@ def heuristic_layoff(mine, public, private, legal, params, rng):
 
 @njit(cache=True)
 def heuristic_discard(mine, public, private, legal, params, rng):
-    down = public[P_DOWN + private[V_SEAT]] == 1
+    seat = private[V_SEAT]
+    down = public[P_DOWN + seat] == 1 or near_out(public, seat, params[DUMP_AT])
+    seen = np.empty(NCODES, np.int64)
+    if params[DEAD] >= 0.5:
+        seen_cards(mine, public, seen)
     best = 0
     best_k = 1e18
     for i in range(legal[0]):
@@ -149,10 +290,14 @@ def heuristic_discard(mine, public, private, legal, params, rng):
             keep = 1e9 if params[KEEP_JOKERS] >= 0.5 else -1.0
         elif down:
             keep = -PENALTY[c] * 1.0
+        elif params[DEAD] >= 0.5 or params[PAIRS] > 0:
+            keep = worth(mine, public, np.int64(c), params, seen) - PENALTY[c] * params[PEN_W]
         else:
             keep = usefulness(mine, public, np.int64(c)) - PENALTY[c] * 0.1
             if mine[c] >= 2:
                 keep -= 20.0  # a second copy of a card never helps the same meld
+        if params[SAFE] > 0 and c != JOKER:
+            keep += params[SAFE] * danger(public, seat, np.int64(c))
         if keep < best_k:
             best_k = keep
             best = i
@@ -161,12 +306,21 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 @njit(cache=True, inline="always")
 def wants_deep(sid, params):
-    """Does the kernel need to list the deep draws for this seat? (They cost a contract search
-    per pile card; a heuristic with deep=0 never picks one.) Random and plug-ins: always."""
-    return sid <= 0 or params[DEEP] >= 0.5
+    """Which deep draws the kernel lists for this seat (kernel._list_draws), as (mode, cap):
+    mode 2, all of them, for random and plug-ins; 1, for the heuristic with deep=1, only the
+    one it takes -- the shallowest, of at most ``deep_max`` cards, and none when the top
+    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, and
+    listing costs contract searches)."""
+    if sid <= 0:
+        return np.int64(2), np.int64(1 << 20)
+    if params[DEEP] < 0.5:
+        return np.int64(0), np.int64(0)
+    return np.int64(1), np.int64(min(params[DEEP_MAX], 1 << 20))
 
 
-def _params(max_left, wait_turns, take_top, deep, buy_policy=BUY_COMPLETES, keep_jokers=1.0):
+def _params(max_left, wait_turns, take_top, deep, buy_policy=BUY_COMPLETES, keep_jokers=1.0,
+            take_min=8.0, safe=0.0, dead=0.0, pairs=0.0, buy_more=0.0, stock_lay=0.0,
+            set_left=0.0, pen_w=0.1, deep_max=99.0, dump_at=0.0, deep_sets=1.0):
     return (
         Param("max_left", max_left, "lays its contract down only when at most this many cards "
               "would stay in hand (99: at once)", 0, 99),
@@ -180,6 +334,29 @@ def _params(max_left, wait_turns, take_top, deep, buy_policy=BUY_COMPLETES, keep
               "its contract, 2 also when it fits its hand, 3 always", 0, 3),
         Param("keep_jokers", keep_jokers, "1: never discards a joker while holding another "
               "card", 0, 1),
+        Param("take_min", take_min, "with take_top: the least worth of the top discard to take "
+              "it (8: a run neighbour; 10: another suit of its rank)", 0, 40),
+        Param("safe", safe, "weight against discarding what helps the next player (a card it "
+              "lays off once down; before, per card it took from the pile that this one joins); "
+              "0: off", 0, 40),
+        Param("dead", dead, "1: a card's worth leaves out dead cards (sets that can no longer "
+              "get three suits, run gaps all seen); 0: off", 0, 1),
+        Param("pairs", pairs, "with two sets or more in the contract, worth of a second copy "
+              "per other suit of its rank also held twice (a second set); 0: off", 0, 40),
+        Param("buy_more", buy_more, "buy_policy 2: buys a discard worth at least 10 + this "
+              "(10: another suit of its rank held)", -10, 30),
+        Param("stock_lay", stock_lay, "lays down anyway when the stock holds fewer cards than "
+              "this (0: off)", 0, 100),
+        Param("set_left", set_left, "in contracts of sets only, max_left is this minus 1 (0: "
+              "max_left as in the others)", 0, 100),
+        Param("pen_w", pen_w, "with dead or pairs on: weight of a card's penalty points "
+              "against its worth when discarding before the contract", 0, 5),
+        Param("deep_max", deep_max, "with deep: the most cards a deep draw may take", 2, 99),
+        Param("dump_at", dump_at, "once another player is down with at most this many cards, "
+              "discards the dearest card, as after its own contract (0: off)", 0, 12),
+        Param("deep_sets", deep_sets, "with deep: 1 deep-draws in contracts of sets only too; "
+              "0 only when the contract has a run (taken cards rarely lay off on full sets)",
+              0, 1),
     )
 
 
@@ -195,6 +372,12 @@ BUILTINS = (
                 "in hand (or its own turn wait_turns)", _HEUR, _params(2, 6, 0, 0)),
     StrategyDef("pile_hunter", "takes the top discard whenever it fits; draws from inside the "
                 "pile when that completes the contract", _HEUR, _params(99, 0, 1, 1)),
+    StrategyDef("table_reader", "the default: pile_hunter that reads the table -- leaves out "
+                "dead cards, keeps pairs for two sets of a rank, feeds the next player "
+                "nothing it showed, dumps dear cards early, deep-draws at most 6 cards; tuned",
+                _HEUR, _params(99, 0, 1, 1, take_min=10.4, safe=2.5, dead=1.0, pairs=11.0,
+                               pen_w=0.8, deep_max=6.0, set_left=9.9, stock_lay=2.3,
+                               dump_at=1.5)),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}

@@ -150,11 +150,13 @@ class Position:
         K.apply_layoff(seat, self.encode(choice), self.hands, self.public, self.stats,
                        np.zeros((1, K.LOG_W), np.int32), False)
 
-    def draws(self, seat=0, deep=True):
-        """Legal draw codes: 'stock', 'top', or ('deep', index)."""
+    def draws(self, seat=0, deep=True, cap=1 << 20):
+        """Legal draw codes: 'stock', 'top', or ('deep', index). ``deep``: True (all), False, or
+        kernel._list_draws' mode (1: the shallowest taking at most ``cap`` cards)."""
         down = self.public[V.P_DOWN + seat] == 1
         n = K.list_draws(seat, self.hands, self.public, self.legal, self.work, self.info,
-                         self.lay_out, self.rem, self.m1, self.stw, down, deep)
+                         self.lay_out, self.rem, self.m1, self.stw, down,
+                         np.int64(2 if deep is True else int(deep)), np.int64(cap))
         out = []
         for c in self.legal[1:n + 1]:
             c = int(c)

@@ -49,7 +49,7 @@ def test_run_replay_plugin_and_study(tmp_path):
     assert info["game"] == "contract-rummy" and info["games"] == 40
     assert info["rules"]["decks"] == 2 and info["rules"]["buying"] is True
     assert info["strategies"][0]["params"] == {"low": 6.0}
-    assert info["strategies"][3]["name"] == "lay_down_at_once"
+    assert info["strategies"][3]["name"] == "table_reader"  # the default
     deals = pl.read_parquet(out / "deals-000000.parquet")
     assert deals.height == 40 * 7 * 4 == info["deal_rows"]
     assert deals.schema["end"] == pl.Enum(["went_out", "stalled", "turn_cap"])

@@ -72,7 +72,7 @@ def test_same_tables_for_any_threads_and_chunks(tmp_path):
 
 def test_duplicate_seating_plays_every_strategy_from_every_seat_on_the_same_deals():
     rules = GAME.rules.resolve({})
-    spec = ["0=pile_hunter", "1=hold_for_more"]  # seats 2, 3: the default lay_down_at_once
+    spec = ["0=pile_hunter", "1=hold_for_more"]  # seats 2, 3: the default table_reader
     runner = Runner(RunSpec(GAME, rules, spec, seed=5, count=8))
     assert runner.rotations == 4
     deals, games = runner.play_chunk(0, 8, 2)

@@ -21,7 +21,8 @@ from simulator.games.contract_rummy.replay import play_one  # noqa: E402
 from tests.helpers_contract_rummy import GAME  # noqa: E402
 
 STRATS = ["random", "lay_down_at_once", "hold_for_more", "pile_hunter",
-          "lay_down_at_once:buy_policy=3", "pile_hunter:buy_policy=2"]
+          "lay_down_at_once:buy_policy=3", "pile_hunter:buy_policy=2", "table_reader",
+          "table_reader:buy_policy=2,deep_max=99,safe=8,pairs=20"]
 
 OPTIONS = st.fixed_dictionaries({
     "players": st.integers(2, 8),

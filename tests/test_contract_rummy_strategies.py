@@ -77,7 +77,8 @@ def test_discard_heuristic_keeps_jokers_and_pairs():
     cs = sorted(set(codes("KS KH 7D JK 2C")))
     legal[0] = len(cs)
     legal[1:1 + len(cs)] = cs
-    params = np.array([99, 0, 0, 0, 1, 1], np.float64)
+    from strategies.contract_rummy import REGISTRY
+    params = np.array([q.default for q in REGISTRY["lay_down_at_once"].params], np.float64)
     i = heuristic_discard(mine, public, private, legal, params, np.zeros(2, np.uint64))
     from simulator.cards import name
     assert name(legal[1 + i]) == "7D"  # the higher of the two loners; never the joker or a K

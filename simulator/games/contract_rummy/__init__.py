@@ -22,7 +22,7 @@ class ContractRummy(GameAdapter):
     rules = RULES
     supports_deals_mode = False
     supports_seating = True  # duplicate seating (rotations of strategies over seats)
-    default_strategy = "lay_down_at_once"
+    default_strategy = "table_reader"
     strategies_module = "strategies.contract_rummy"
     kernel_module = "simulator.games.contract_rummy.kernel"
     outcomes_module = "simulator.games.contract_rummy.outcomes"

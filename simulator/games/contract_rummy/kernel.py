@@ -146,6 +146,15 @@ def _search_of(mine, info, rem, m1, stw, out, optimize):
         return np.int64(-1)
     smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
                                     not optimize and info[I_GO_OUT] != 1)
+    if info[I_GO_OUT] == 1:
+        # going out, the melds must take all cards but one: more than they can hold never lay
+        # (the search itself only finds that out below its first meld: deep-draw listing asks
+        # it of the hand plus the whole pile)
+        n = np.int64(0)
+        for k in range(NCODES):
+            n += mine[k]
+        if n > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1:
+            return np.int64(-1)
     return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
                    smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
                    info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO())
@@ -431,55 +440,124 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
 
 @njit(cache=True, inline="always")
 def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
-                deep):
-    """Stock, the top discard, and (``deep``) every legal deep draw: pile[i] and every card
-    above it, when pile[i] can be melded this turn -- before the contract, the laying of hand +
-    taken cards (lay_contract's, the fewest penalty points left) must hold it; after, it must
-    fit a meld on the table now."""
+                deep, cap):
+    """Stock, the top discard, and the legal deep draws: pile[i] and every card above it, when
+    pile[i] can be melded this turn -- before the contract, the laying of hand + taken cards
+    (lay_contract's, the fewest penalty points left) must hold it; after, it must fit a meld on
+    the table now. ``deep``: 0 none, 2 every legal deep draw (from the top down), 1 only the
+    shallowest that takes at most ``cap`` cards (for a strategy that never takes another; see
+    strategies.wants_deep)."""
     n = 1
     legal[1] = D_STOCK
     pn = public[P_PILE_N]
     if pn >= 1:
         n += 1
         legal[n] = D_TOP
-    if deep and pn >= 2:
+    if deep > 0 and pn >= 2:
         if down:
-            for i in range(pn - 2, -1, -1):
+            for i in range(pn - 2, -1 if deep == 2 else max(-1, pn - cap - 1), -1):
                 if fits_table(public, np.int64(public[P_PILE + i])):
                     n = _push(legal, n, D_DEEP + i)
+                    if deep == 1:
+                        break
         else:
-            # the whole pile with the hand: no laying there, none from a part of it
-            for k in range(NCODES):
-                work[k] = hands[seat, k]
-            for j in range(pn):
-                work[public[P_PILE + j]] += 1
-            if _can_lay_of(search, work, info, rem, m1, stw, lay_out):
-                # hand + pile[i:] for i from the top down; once it can lay it stays able
-                for k in range(NCODES):
-                    work[k] = hands[seat, k]
-                work[public[P_PILE + pn - 1]] += 1
-                able = _can_lay_of(search, work, info, rem, m1, stw, lay_out)
-                kmeld = info[I_NSETS] + info[I_NRUNS]
-                for i in range(pn - 2, -1, -1):
-                    c = public[P_PILE + i]
-                    work[c] += 1
-                    if not able:
-                        if not _can_lay_of(search, work, info, rem, m1, stw, lay_out):
-                            continue
-                        able = True
-                        n = _push(legal, n, D_DEEP + i)  # every laying now holds c
-                        continue
-                    if _lay_of(search, work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
-                            lay_out, kmeld, c):
-                        n = _push(legal, n, D_DEEP + i)
+            n = _deep_before_contract(search, seat, hands, public, legal, n, work, info,
+                                      lay_out, rem, m1, stw, deep,
+                                      0 if deep == 2 else max(0, pn - cap))
     legal[0] = n
     return n
 
 
 @njit(cache=True, inline="always")
-def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep):
+def _able_from(search, seat, i, hands, public, work, info, lay_out, rem, m1, stw):
+    """Can hand + pile[i:] lay the contract?"""
+    for k in range(NCODES):
+        work[k] = hands[seat, k]
+    for j in range(i, public[P_PILE_N]):
+        work[public[P_PILE + j]] += 1
+    return _can_lay_of(search, work, info, rem, m1, stw, lay_out)
+
+
+@njit(cache=True, inline="always")
+def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay_out, rem, m1,
+                          stw, deep, low):
+    """The deep draws of a player whose contract is not down (see _list_draws), from depth
+    ``low`` up (0: the whole pile). Which depths can lay at all is found by bisection: without
+    going out, more cards never take a laying away, so hand + pile[i:] can lay exactly for i up
+    to some depth ``first`` (a few searches, not one per pile card). pile[first] is then legal
+    (every laying of hand + pile[first:] holds it); each deeper card needs the optimal laying's
+    answer. Going out (all at once) is not monotone: there the depths are tried one by one from
+    the top, after the check of the whole pile the kernel has always made."""
+    pn = public[P_PILE_N]
+    go_out = info[I_GO_OUT] == 1
+    # no laying with hand + pile[low:], none from a part of it (going out: the whole pile)
+    if not _able_from(search, seat, 0 if go_out else low, hands, public, work, info, lay_out,
+                      rem, m1, stw):
+        return n
+    kmeld = info[I_NSETS] + info[I_NRUNS]
+    if go_out:
+        first = pn - 1
+        while first > low and not _able_from(search, seat, first, hands, public, work, info,
+                                             lay_out, rem, m1, stw):
+            first -= 1
+        if first == low and low > 0 and not _able_from(search, seat, low, hands, public, work,
+                                                       info, lay_out, rem, m1, stw):
+            return n
+    elif _able_from(search, seat, pn - 1, hands, public, work, info, lay_out, rem, m1, stw):
+        first = pn - 1
+    else:
+        lo = low  # able
+        hi = pn - 1  # not able
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if _able_from(search, seat, mid, hands, public, work, info, lay_out, rem, m1, stw):
+                lo = mid
+            else:
+                hi = mid
+        first = lo
+    if first < pn - 1:
+        n = _push(legal, n, D_DEEP + first)
+        if deep == 1:
+            return n
+    # hand + pile[first:], then one card more per depth
+    for k in range(NCODES):
+        work[k] = hands[seat, k]
+    for j in range(first, pn):
+        work[public[P_PILE + j]] += 1
+    for i in range(first - 1, low - 1, -1):
+        c = public[P_PILE + i]
+        work[c] += 1
+        if _lay_of(search, work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
+                lay_out, kmeld, c):
+            n = _push(legal, n, D_DEEP + i)
+            if deep == 1:
+                break
+    return n
+
+
+@njit(cache=True, inline="always")
+def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep, cap):
     return _list_draws(_search_of, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
-                       down, deep)
+                       down, deep, cap)
+
+
+@njit(cache=True, inline="always")
+def list_draws_plain(seat, hands, public, legal, work, info, lay_out, rem, m1, stw):
+    """The reference for the deep draws before the contract (tests): one optimal laying per
+    depth, no bisection (after the whole-pile check the kernel has always made)."""
+    n = _list_draws(_search_of, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
+                    False, np.int64(0), np.int64(0))  # the stock and the top
+    pn = public[P_PILE_N]
+    if pn >= 2 and _able_from(_search_of, seat, 0, hands, public, work, info, lay_out, rem, m1,
+                              stw):
+        kmeld = info[I_NSETS] + info[I_NRUNS]
+        for i in range(pn - 2, -1, -1):
+            _able_from(_search_of, seat, i, hands, public, work, info, lay_out, rem, m1, stw)
+            if _lay_of(_search_of, work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
+                    lay_out, kmeld, np.int64(public[P_PILE + i])):
+                n = _push(legal, n, D_DEEP + i)
+    legal[0] = n
+    return n
 
 
 @njit(cache=True)
@@ -489,6 +567,7 @@ def take_pile(seat, i, hands, public, stats):
     c = public[P_PILE + i]
     for j in range(i, pn):
         hands[seat, public[P_PILE + j]] += 1
+        public[V.P_TAKEN + seat * NCODES + public[P_PILE + j]] += 1
     public[P_HAND_N + seat] += pn - i
     public[P_PILE_N] = i
     stats[seat, S_PILE_CARDS] += pn - i
@@ -632,6 +711,8 @@ def set_deal_info(rules, d, info, public):
     public[V.P_LAYOFF_SETS] = rules[RU.R_LAYOFF_SETS]
     public[V.P_BUYING] = rules[RU.R_BUYING]
     public[V.P_BUY_LIMIT] = rules[RU.R_BUY_LIMIT]
+    public[V.P_DECKS] = rules[RU.R_DECKS]
+    public[V.P_NJOKERS] = rules[RU.R_JOKERS]
 
 
 STATE = state_type(_new_state, CTX)  # for play_deal's signature
@@ -685,6 +766,7 @@ def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
     for s in range(MAX_SEATS):
         for k in range(NCODES):
             hands[s, k] = 0
+            public[V.P_TAKEN + s * NCODES + k] = 0
         for j in range(S_W):
             stats[s, j] = 0
         stats[s, S_DOWN_TURN] = -1
@@ -849,8 +931,11 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
             private[seat, V.V_TOP_LAYS] = lays_with(search, hands[seat],
                                                     public[P_PILE + public[P_PILE_N] - 1], info,
                                                     work, rem, m1, stw, lay_out)
+        deep, cap = wants_deep(sids[seat], params[seat])
+        if deep == 1 and private[seat, V.V_TOP_LAYS] == 1:
+            deep = 0  # the top discard lays the contract: the heuristic takes it
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
-                        down, wants_deep(sids[seat], params[seat]))
+                        down, deep, cap)
         a = _decide(DRAW, smap, fns[0], seat, hands, public, private, legal, params, rngs)
         if a < 0 or a >= n:
             return BAD_DRAW, seat, a

@@ -17,6 +17,10 @@ Every decision function of a strategy has one signature (``DECISION_SIG``)::
 - ``public``: the table (int32, indices ``P_*``): the deal's contract and rules, stock and
   pile sizes, the whole discard pile (bottom first; every card was face up), each player's
   card count, whether and when their contract went down, buys, and every meld on the table;
+  the decks and jokers in play (``P_DECKS``, ``P_NJOKERS``); and per seat the cards it took
+  from the discard pile this deal (``P_TAKEN + seat * NCODES + card``: counts of the top
+  discards, deep draws and bought discards it took -- every player saw them go, so they are
+  public; they stay counted after being melded or laid off);
 - ``private``: this player's own facts (``V_*``): seat, own turn, cards and penalty it would
   keep if it laid its contract now, the card a deep draw obliges it to lay off, the top
   discard it took this turn while it is held (-1 once it, or an identical copy, is melded:
@@ -78,14 +82,15 @@ MAX_MELDS = 4 * MAX_SEATS
 # public[] layout
 (P_PLAYERS, P_DEAL, P_TURN, P_SEAT, P_STOCK_N, P_PILE_N, P_NSETS, P_NRUNS, P_DEALT,
  P_MIN_RUN, P_MAX_MELD, P_ACE_LOW, P_RUNS_DISTINCT, P_ALL_AT_ONCE, P_LAYOFF_SETS, P_BUYING,
- P_BUY_LIMIT, P_NMELDS, P_RESHUFFLES) = range(19)
+ P_BUY_LIMIT, P_NMELDS, P_RESHUFFLES, P_DECKS, P_NJOKERS) = range(21)
 P_HAND_N = 24       # [8] cards each player holds
 P_DOWN = 32         # [8] 1 once the player's contract is down
 P_DOWN_TURN = 40    # [8] deal turn in which it went down (0: not yet)
 P_BUYS = 48         # [8] buys made this deal
 P_MELDS = 64        # [MAX_MELDS x MW]
 P_PILE = P_MELDS + MAX_MELDS * MW  # [MAX_CARDS] the discard pile, bottom first
-P_LEN = P_PILE + MAX_CARDS
+P_TAKEN = P_PILE + MAX_CARDS  # [MAX_SEATS x NCODES] cards each seat took from the pile
+P_LEN = P_TAKEN + MAX_SEATS * NCODES
 
 # private[] layout (one row per seat)
 (V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER, V_TOP_LAYS,
