@@ -257,3 +257,17 @@ def test_checker_rejects_a_stock_draw_out_of_order(sample_events):
     events, i = _first(sample_events, lambda evs, i, e: e["event"] == "draw")
     events[i]["card"] = "JK" if events[i]["card"] != "JK" else "2S"
     _rejects(events)
+
+
+def test_jokers_dealt_are_the_jokers_of_the_dealt_hand():
+    rules = GAME.rules.resolve({"jokers": 6})  # many jokers: rows with 0, 1 and 2 of them
+    events, rdeals, _ = play_one(GAME, rules, ["random"], 4, 1)
+    seen = set()
+    for e in (e for e in events if e["event"] == "deal"):
+        for seat, hand in e["hands"].items():
+            row = rdeals.filter((pl.col("deal_index") == e["deal"])
+                                & (pl.col("seat") == int(seat)))
+            n = sum(c == "JK" for c in hand)
+            assert row["jokers_dealt"].to_list() == [n]
+            seen.add(n)
+    assert len(seen) >= 2

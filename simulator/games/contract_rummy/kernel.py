@@ -63,7 +63,7 @@ FNS = types.UniTuple(V.DECISION_FN, MAX_SEATS)
 
 # per-seat statistics kept during a deal (stats[seat, S_*])
 (S_DOWN_TURN, S_DOWN_DEAL_TURN, S_OUT_TURN, S_OWN_TURNS, S_JOK_USED, S_PILE_CARDS, S_TOP,
- S_DEEP, S_BUYS, S_LAYOFFS, S_SWAPS, S_DEALT_CAN) = range(12)
+ S_DEEP, S_BUYS, S_LAYOFFS, S_SWAPS, S_DEALT_CAN, S_JOK_DEALT) = range(13)
 S_W = 16
 
 # deal facts (info[I_*]) passed around a deal
@@ -798,6 +798,7 @@ def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
         stock[j] = deck[ncards - 1 - j]  # stock top = deck[pos + 1] = stock[nst - 1]
     public[P_STOCK_N] = nst
     for s in range(seats):
+        stats[s, S_JOK_DEALT] = hands[s, JOKER]
         stats[s, S_DEALT_CAN] = _can_lay_of(search, hands[s], info, st.rem, st.m1, st.stw,
                                             st.lay_out)
         st.maybe[s] = stats[s, S_DEALT_CAN] == 1
@@ -863,6 +864,7 @@ def _score(d, dealer, first, turn, end, out_seat, rules, st, deal_cols, row, log
         r[O.D_PENALTY] = pen
         r[O.D_CUMULATIVE] = totals[s]
         r[O.D_CARDS_LEFT] = public[P_HAND_N + s]
+        r[O.D_JOKERS_DEALT] = stats[s, S_JOK_DEALT]
         r[O.D_JOKERS_HELD] = hands[s, JOKER]
         r[O.D_JOKERS_USED] = stats[s, S_JOK_USED]
         r[O.D_PILE_CARDS] = stats[s, S_PILE_CARDS]

@@ -47,6 +47,8 @@ DEAL_COLUMNS = (
                                 "joker 15, 2-10 face value)"),
     Column("cumulative", pl.Int32, "the player's game total after this deal"),
     Column("cards_left", pl.Int8, "cards left in hand at the end"),
+    Column("jokers_dealt", pl.Int8, "jokers in the player's dealt hand (chance alone: the "
+                                    "unit of the worth-of-a-joker study)"),
     Column("jokers_held", pl.Int8, "jokers in hand at the end"),
     Column("jokers_used", pl.Int8, "jokers this player put on the table (contract, lay-offs, "
                                    "swapped jokers re-laid)"),
@@ -63,8 +65,8 @@ DEAL_COLUMNS = (
 (D_GAME, D_DEAL, D_SEAT, D_PLAYERS, D_DECKS, D_JOKERS, D_SETS, D_RUNS, D_DEALT, D_ALL_AT_ONCE,
  D_DEALER, D_FIRST, D_ORDER, D_TURNS, D_END, D_RESHUFFLES, D_OUT_SEAT, D_DEALT_CAN_LAY,
  D_DOWN_TURN, D_DOWN_DEAL_TURN, D_WENT_OUT, D_OUT_TURN, D_OWN_TURNS, D_PENALTY, D_CUMULATIVE,
- D_CARDS_LEFT, D_JOKERS_HELD, D_JOKERS_USED, D_PILE_CARDS, D_TOP_DRAWS, D_DEEP_DRAWS, D_BUYS,
- D_LAY_OFFS, D_SWAPS, D_STRATEGY) = range(35)
+ D_CARDS_LEFT, D_JOKERS_DEALT, D_JOKERS_HELD, D_JOKERS_USED, D_PILE_CARDS, D_TOP_DRAWS,
+ D_DEEP_DRAWS, D_BUYS, D_LAY_OFFS, D_SWAPS, D_STRATEGY) = range(36)
 D_NCOLS = len(DEAL_COLUMNS)
 
 GAME_COLUMNS = (
