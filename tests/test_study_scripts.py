@@ -41,3 +41,25 @@ def test_hand_and_foot_study(tmp_path, script):
     rows = [r for r in table.splitlines() if r.startswith("| 50/") or r.startswith("| 0/")]
     assert len(rows) == 12 and all(r.count("[") == 5 for r in rows)
     assert compare.count("### ") == 2 and "old: early_melder" in compare
+
+
+def test_contract_rummy_study(tmp_path):
+    study, compare = run_twice(tmp_path, "study_contract_rummy.py",
+                               ["--games", "40", "--buy-values", "0,3"])
+    titles = [line for line in study.splitlines() if line.startswith("### ")]
+    assert titles == ["### Contracts down by the player's own turn t",
+                      "### How deals end, and the first seat's edge", "### The worth of a joker",
+                      "### The worth of buying (the rule)",
+                      "### The worth of buying (one player's policy)"]
+    assert study.count("Reproduce:") == 5 and "cardsim analyze contract-completion" in study
+    assert "--vary 0.buy_policy=0,3" in study and "--vary buying=false,true" in study
+    # seven contracts, each with its nine turns and an interval in every cell
+    table = study.split("### How deals end")[0]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and "cards)" in r]
+    assert len(rows) == 7 and all(r.count("[") == len(
+        [0, 1, 2, 4, 6, 8, 10, 15, 20]) for r in rows)
+    # jokers dealt: 0, 1 and 2 (two jokers per deck pair) with player-deal counts
+    joker = study.split("### The worth of a joker")[1].split("Reproduce:")[0]
+    assert "| 0 " in joker and "| 1 " in joker
+    assert compare.count("### ") == 2 and "old: lay_down_at_once" in compare
+    assert "new: table_reader" in compare
