@@ -320,8 +320,13 @@ def ladder(game, games, seed, players, rule_opts, rules_file, strategy_opts, thr
               help="output folder (default results/<game>-tune-seed<S>-<time>)")
 @click.option("--resume", is_flag=True, help="continue the study in --out (after a kill)")
 @click.option("--quiet", is_flag=True, help="no line per candidate")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="local: threads in this process; ray: each candidate's "
+              "boards as Ray tasks (--threads is then threads per task, default 1)")
+@click.option("--address", default=None, metavar="auto|HOST:PORT",
+              help="with --backend ray: the cluster to join (default: start a local one)")
 def tune(game, strategy, params, against, budget, boards, sampler, seed, players, rule_opts,
-         rules_file, threads, out, resume, quiet):
+         rules_file, threads, out, resume, quiet, backend, address):
     """The values of a strategy's parameters that win most against a pool, found by Optuna on
     common boards; writes the best as a preset (best.toml, usable as --strategy T=FILE)."""
     from simulator.batch import default_out
@@ -339,7 +344,8 @@ def tune(game, strategy, params, against, budget, boards, sampler, seed, players
     log = None if quiet else (lambda line: click.echo(line, err=True))
     info = run_tune(g, rules, strategy, [parse_range(p) for p in params], pool, budget=budget,
                     boards=boards, seed=_seed(seed), out=out, threads=threads,
-                    sampler=sampler, resume=resume, log=log)
+                    sampler=sampler, resume=resume, log=log, backend=backend,
+                    address=_address(backend, address))
     if quiet:
         return
     b = info["best"]

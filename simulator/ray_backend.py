@@ -26,6 +26,7 @@ _RUNNERS: dict = {}
 _REMOTE = None
 _CONNECTED = None  # (address,) this process's Ray was initialised with
 _COUNTER = None  # Numba compile events seen by this process (see compile_count)
+_CHECKED: set = set()  # (node id, game, digest) found running the driver's code
 INSTALL = "pip install 'cardsim[ray]'"
 
 
@@ -144,6 +145,34 @@ def _local_plugins(payload: dict) -> list[str]:
     return texts
 
 
+def _node_label(node_id: str, nodes=None) -> str:
+    """How run.json and messages name a node: its Ray node name (its IP unless set) and the
+    start of its node id (several nodes may share a machine)."""
+    import ray
+
+    for nd in nodes if nodes is not None else ray.nodes():
+        if nd.get("NodeID") == node_id:
+            return f"{nd.get('NodeName') or nd.get('NodeManagerAddress')} {node_id[:8]}"
+    return node_id[:8]
+
+
+def _here() -> str:
+    import ray
+
+    return ray.get_runtime_context().get_node_id()
+
+
+def _different_code(game: str, here: str, driver: str, node: str) -> UsageError:
+    return UsageError(f"--backend ray: node {node} (host {socket.gethostname()}) runs different "
+                      f"cardsim code for {game} (source digest {here}, the driver's {driver}); "
+                      "install the same version on every node")
+
+
+def probe_code(game: str) -> tuple[str, str]:
+    """(this node's id, its source digest of ``game``): run once on every node before a run."""
+    return _here(), _digest(game)
+
+
 def _runner(payload: dict):
     from simulator.batch import Runner, RunSpec
     from simulator.games import get_game
@@ -152,11 +181,8 @@ def _runner(payload: dict):
                           digest_size=12).hexdigest()
     if key not in _RUNNERS:
         here = _digest(payload["game"])
-        if here != payload["code"]:
-            raise UsageError(f"--backend ray: the worker on {socket.gethostname()} runs "
-                             f"different cardsim code for {payload['game']} (source digest "
-                             f"{here}, the driver's {payload['code']}); install the same "
-                             "version on every node")
+        if here != payload["code"]:  # a node that joined after the run's check
+            raise _different_code(payload["game"], here, payload["code"], _node_label(_here()))
         _RUNNERS.clear()  # one run at a time per worker keeps its memory bounded
         spec = RunSpec(get_game(payload["game"]), payload["rules"], _local_plugins(payload),
                        payload["seed"], payload["count"], deals_mode=payload["deals_mode"],
@@ -196,7 +222,7 @@ def play_task(payload: dict, first: int, n: int, threads: int):
     runner = _runner(payload)
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     deals, games = runner.play_chunk(first, n, threads)
-    info = {"host": socket.gethostname(), "pid": os.getpid(),
+    info = {"host": socket.gethostname(), "node": _here(), "pid": os.getpid(),
             "seconds": time.perf_counter() - t0, "compiled": compile_count() > before,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     return deals, games, info
@@ -224,9 +250,41 @@ class RayChunks:
         self.window = max(2, 2 * cpus // threads)  # tasks in flight
         if _REMOTE is None:
             _REMOTE = ray.remote(play_task)
-        self._remote = _REMOTE.options(num_cpus=threads, max_retries=3)
+        # no retries by Ray: a task lost with its node or worker is sent again by play(),
+        # which records it (run.json: ray.retried)
+        self._remote = _REMOTE.options(num_cpus=threads, max_retries=0)
         self.infos: list[dict] = []
+        self.retried: list[dict] = []
+        self._seen_cpus_at = time.monotonic()
+        self._check_nodes()
         self._warm(runner)
+
+    def _check_nodes(self) -> None:
+        """Every node that can take a task runs the driver's code, or the run stops before
+        it starts, naming the node (a node joining later is checked by its first task)."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        ray = self.ray
+        game, code = self.payload["game"], self.payload["code"]
+        nodes = [nd for nd in ray.nodes() if nd.get("Alive")
+                 and nd["Resources"].get("CPU", 0) >= self.threads
+                 and (nd["NodeID"], game, code) not in _CHECKED]  # tune asks once per node
+        probe = ray.remote(probe_code)
+        refs = [probe.options(num_cpus=self.threads, scheduling_strategy=(
+            NodeAffinitySchedulingStrategy(nd["NodeID"], soft=False))).remote(
+            self.payload["game"]) for nd in nodes]
+        for node, digest in ray.get(refs):
+            if digest != code:
+                raise _different_code(game, digest, code, _node_label(node, nodes))
+            _CHECKED.add((node, game, code))
+
+    def _refresh_window(self) -> None:
+        """Nodes may join (or leave) during a run: the tasks in flight follow the CPUs."""
+        if time.monotonic() - self._seen_cpus_at < 2.0:
+            return
+        self._seen_cpus_at = time.monotonic()
+        self.cpus = max(self.cpus, int(self.ray.cluster_resources().get("CPU", 0)))
+        self.window = max(self.window, 2 * self.cpus // self.threads)
 
     def _warm(self, runner) -> None:
         """Compile (or load) the kernel here first when the driver is on a cluster node, so
@@ -261,8 +319,9 @@ class RayChunks:
         it = self._tasks(todo, runner)
 
         def top_up():
+            self._refresh_window()
             for k, first, n, last, lo, m in it:
-                pending.append((k, first, n, last,
+                pending.append((k, first, n, last, lo, m,
                                 self._remote.remote(ref, lo, m, self.threads)))
                 if len(pending) >= self.window:
                     return
@@ -271,8 +330,9 @@ class RayChunks:
             top_up()
             parts = []
             while pending:
-                k, first, n, last, task = pending.popleft()
-                deals, games, info = self._get(task, k)
+                k, first, n, last, lo, m, task = pending.popleft()
+                deals, games, info = self._get(task, k, lambda: self._remote.remote(
+                    ref, lo, m, self.threads), lo, m)
                 top_up()  # keep the workers busy while the driver writes
                 self.infos.append(info)
                 parts.append((deals, games))
@@ -287,23 +347,40 @@ class RayChunks:
             for *_, task in pending:
                 ray.cancel(task)
 
-    def _get(self, task, k: int):
+    def _get(self, task, k: int, again, first: int, n: int, tries: int = 3):
+        """The task's result; a task lost with its worker or node (not one that raised) is
+        sent again up to ``tries`` times: its games are seeded by their index, so the tables
+        do not change."""
         ray = self.ray
-        try:
-            return ray.get(task)
-        except ray.exceptions.RayTaskError as e:
-            cause = getattr(e, "cause", None)
-            if isinstance(cause, (UsageError, StrategyError, AssertionError)):
-                raise cause from None
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise BackendError(f"chunk {k} failed on a Ray worker: {first}") from None
-        except ray.exceptions.RayError as e:
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise BackendError(f"chunk {k} was lost on the Ray cluster: {first}") from None
+        for attempt in range(tries + 1):
+            try:
+                return ray.get(task)
+            except ray.exceptions.RayTaskError as e:
+                cause = getattr(e, "cause", None)
+                if isinstance(cause, (UsageError, StrategyError, AssertionError)):
+                    raise cause from None
+                first_line = str(e).strip().splitlines()[0] if str(e).strip() \
+                    else type(e).__name__
+                raise BackendError(f"chunk {k} failed on a Ray worker: {first_line}") from None
+            except ray.exceptions.RayError as e:
+                if attempt == tries:
+                    line = str(e).strip().splitlines()[0] if str(e).strip() \
+                        else type(e).__name__
+                    raise BackendError(f"chunk {k} was lost on the Ray cluster {tries + 1} "
+                                       f"times: {line}") from None
+                self.retried.append({"chunk": k, "first": first, "count": n,
+                                     "error": type(e).__name__})
+                task = again()
 
     def summary(self) -> dict:
         workers = {(i["host"], i["pid"]) for i in self.infos}
+        nodes = self.ray.nodes()
+        per_node: dict[str, int] = {}
+        for i in self.infos:
+            label = _node_label(i["node"], nodes)
+            per_node[label] = per_node.get(label, 0) + 1
         return {"address": self.address or "local", "cluster_cpus": self.cpus,
+                "tasks_per_node": dict(sorted(per_node.items())), "retried": self.retried,
                 "threads_per_task": self.threads, "window": self.window,
                 "tasks": len(self.infos), "worker_processes": len(workers),
                 "hosts": sorted({i["host"] for i in self.infos}),

@@ -88,9 +88,10 @@ def text_of(name: str, params: dict[str, float]) -> str:
 
 
 def board_wins(game, rules, candidate: str, pool: list[str], seed: int, boards: int,
-               threads: int) -> np.ndarray:
+               threads: int, backend: str = "local", address: str | None = None) -> np.ndarray:
     """Per board: the candidate's mean win share over the pool's strategies and every seat
-    (a Runner per seating: they share the compiled kernel)."""
+    (a Runner per seating: they share the compiled kernel). With ``backend`` ray the boards
+    are played as Ray tasks (``threads`` per task); the games, and so the wins, are the same."""
     from analysis.compare import a_side
     from simulator.batch import RunSpec, Runner
 
@@ -100,7 +101,15 @@ def board_wins(game, rules, candidate: str, pool: list[str], seed: int, boards: 
         for r in range(teams):
             specs = [f"{t}={candidate if t == r else opponent}" for t in range(teams)]
             runner = Runner(RunSpec(game, rules, specs, seed, boards, seating="fixed"))
-            games = runner.play_chunk(0, boards, threads)[1]
+            if backend == "ray":
+                import polars as pl
+
+                from simulator.ray_backend import RayChunks
+
+                remote = RayChunks(runner, address, threads)
+                games = pl.concat([g for *_, g in remote.play([(0, 0, boards)], runner)])
+            else:
+                games = runner.play_chunk(0, boards, threads)[1]
             side = a_side(games, game.name, r, teams).sort("game_index")
             total += side["win"].to_numpy()
     return total / (len(pool) * teams)
@@ -118,7 +127,8 @@ def _sampler(name: str, seed: int):
 
 def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *, budget: int,
              boards: int, seed: int, out: Path, threads: int | None = None,
-             sampler: str = "tpe", resume: bool = False, log=None) -> dict:
+             sampler: str = "tpe", resume: bool = False, log=None, backend: str = "local",
+             address: str | None = None) -> dict:
     """Run (or, with ``resume``, continue) the study in ``out``; returns what tune.json holds.
     ``log(text)`` hears one line per candidate."""
     import numba
@@ -132,9 +142,14 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
         raise UsageError(f"--sampler {sampler!r}: allowed {', '.join(SAMPLERS)}")
     if budget < 1 or boards < 1:
         raise UsageError("--budget and --boards: at least 1")
-    threads = threads or numba.config.NUMBA_NUM_THREADS
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise UsageError(f"--threads {threads}: allowed 1..{numba.config.NUMBA_NUM_THREADS}")
+    if backend == "ray":
+        threads = threads or 1  # per task
+    else:
+        threads = threads or numba.config.NUMBA_NUM_THREADS
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise UsageError(f"--threads {threads}: allowed "
+                             f"1..{numba.config.NUMBA_NUM_THREADS}")
+    on = {"backend": backend, "address": address}
     out = Path(out)
     settings = {"game": game.name, "rules": rules, "strategy": strategy,
                 "params": {r.name: [r.lo, r.hi] for r in ranges}, "against": pool,
@@ -160,7 +175,7 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
     def objective(trial):
         values = {r.name: trial.suggest_float(r.name, r.lo, r.hi) for r in ranges}
         wins = board_wins(game, rules, text_of(spec.name, {**spec.params, **values}), pool,
-                          seed, boards, threads)
+                          seed, boards, threads, **on)
         return float(wins.mean())
 
     done = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
@@ -179,9 +194,9 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
     # fresh boards: the study's best score is biased upwards (it is the best of many noisy
     # estimates); the strategy as given on the same boards gives a paired difference
     fresh = seed + 1
-    w_best = board_wins(game, rules, best_text, pool, fresh, boards, threads)
+    w_best = board_wins(game, rules, best_text, pool, fresh, boards, threads, **on)
     w_given = board_wins(game, rules, text_of(spec.name, spec.params), pool, fresh, boards,
-                         threads)
+                         threads, **on)
     teams = game.n_teams(rules)
     trials = [{"number": t.number, "value": t.value, **t.params} for t in study.trials
               if t.state == optuna.trial.TrialState.COMPLETE]
@@ -194,7 +209,7 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
                      "study_score": study.best_value, "fresh_seed": fresh,
                      "win": _interval(w_best), "given": _interval(w_given),
                      "difference": _interval(w_best - w_given)},
-            "search_s": round(search_s, 2), "preset": "best.toml"}
+            "search_s": round(search_s, 2), "preset": "best.toml", "backend": backend}
     write_json_atomic(info, out / "tune.json")
     return info
 

@@ -1,0 +1,197 @@
+"""The Ray backend on several Ray nodes (ray.cluster_utils.Cluster: a head and worker nodes,
+each a raylet of its own with its own CPUs, on this machine). Every game's run, compare and
+sweep give the local tables; a node removed mid-run costs nothing but a retry (run.json says
+which chunks); a driver killed mid-run resumes on the cluster; a node running other code is
+refused by name; a node that joins late gets work. Kept small: the whole file is CI's short
+version (about a minute and a half on 2 cores)."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_ray import same_tables
+
+ray = pytest.importorskip("ray")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "simulator"]
+
+
+def cardsim(*args, **kw):
+    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=600, **kw)
+
+
+def start(*args):
+    """A driver in its own process, so that the test can act on the cluster meanwhile."""
+    return subprocess.Popen(CLI + [str(a) for a in args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def chunks_done(out: Path) -> int:
+    try:
+        return len(json.loads((out / "chunks.json").read_text()))
+    except (OSError, ValueError):
+        return 0
+
+
+def wait_for_chunks(out: Path, proc, k: int, timeout: float = 240) -> None:
+    deadline = time.time() + timeout
+    while chunks_done(out) < k:
+        assert proc.poll() is None, proc.communicate()
+        assert time.time() < deadline, f"no {k} chunks in {timeout} s"
+        time.sleep(0.2)
+
+
+def new_cluster(nodes: int, **head):
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, **head})
+    workers = [c.add_node(num_cpus=1, node_name=f"worker{i}") for i in range(nodes)]
+    c.wait_for_nodes()
+    return c, workers
+
+
+@pytest.fixture
+def cluster():
+    """A head and two worker nodes, one CPU each; shut down after the test."""
+    c, workers = new_cluster(2)
+    yield c, workers
+    ray.shutdown()
+    c.shutdown()
+
+
+def run_info(out: Path) -> dict:
+    return json.loads((out / "run.json").read_text())
+
+
+GAMES = {  # game: count options (each a few chunks of a few seconds' work in all)
+    "fifty-six": ["--deals", 40_000, "--chunk-size", 10_000],
+    "hand-and-foot": ["--games", 240, "--chunk-size", 60],
+    "contract-rummy": ["--games", 120, "--chunk-size", 40],
+}
+
+
+def test_every_command_on_three_nodes_equals_local(cluster, tmp_path):
+    c, _ = cluster
+    on_ray = ["--backend", "ray", "--address", c.address, "--quiet"]
+    for game, count in GAMES.items():
+        base = ["run", game, *count, "--seed", 3]
+        assert cardsim(*base, "--quiet", "--out", tmp_path / game / "local").returncode == 0
+        p = cardsim(*base, *on_ray, "--out", tmp_path / game / "ray")
+        assert p.returncode == 0, p.stderr
+        same_tables(tmp_path / game / "local", tmp_path / game / "ray")
+        spread = run_info(tmp_path / game / "ray")["ray"]["tasks_per_node"]
+        assert len(spread) == 3, spread  # every node played
+    # compare and sweep (one game each) through the same backend
+    cmp = ["compare", "hand-and-foot", "--games", 60, "--seed", 4, "--strategy",
+           "early_melder", "--strategy", "pile_taker"]
+    assert cardsim(*cmp, "--quiet", "--out", tmp_path / "cmp-local").returncode == 0
+    assert cardsim(*cmp, *on_ray, "--out", tmp_path / "cmp-ray").returncode == 0
+    for run in sorted(p.name for p in (tmp_path / "cmp-local").iterdir() if p.is_dir()
+                      and p.name != "studies"):
+        same_tables(tmp_path / "cmp-local" / run, tmp_path / "cmp-ray" / run)
+    sw = ["sweep", "contract-rummy", "--vary", "0.max_left=99,2", "--games", 40, "--seed", 4]
+    assert cardsim(*sw, "--quiet", "--out", tmp_path / "sw-local").returncode == 0
+    assert cardsim(*sw, *on_ray, "--out", tmp_path / "sw-ray").returncode == 0
+    for s in ("s000", "s001"):
+        same_tables(tmp_path / "sw-local" / s, tmp_path / "sw-ray" / s)
+
+
+def test_tune_on_three_nodes_equals_local(cluster, tmp_path):
+    c, _ = cluster
+    tune = ["tune", "fifty-six", "--strategy", "evaluator", "--param", "margin=-2..6",
+            "--against", "cautious", "--budget", 3, "--boards", 300, "--seed", 2, "--quiet"]
+    assert cardsim(*tune, "--out", tmp_path / "local").returncode == 0
+    p = cardsim(*tune, "--backend", "ray", "--address", c.address, "--out", tmp_path / "ray")
+    assert p.returncode == 0, p.stderr
+    a, b = (json.loads((tmp_path / d / "tune.json").read_text()) for d in ("local", "ray"))
+    assert a["best"] == b["best"] and a["candidates"] == b["candidates"] == 3
+    assert b["backend"] == "ray"
+
+
+def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
+    c, workers = cluster
+    args = ["run", "hand-and-foot", "--games", 600, "--chunk-size", 40, "--seed", 6]
+    assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
+    proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
+                 tmp_path / "ray")
+    wait_for_chunks(tmp_path / "ray", proc, 2)
+    c.remove_node(workers[1], allow_graceful=False)  # its raylet and workers die at once
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    same_tables(tmp_path / "local", tmp_path / "ray")
+    r = run_info(tmp_path / "ray")["ray"]
+    assert r["retried"], r  # the tasks lost with the node were played again
+    assert all({"chunk", "first", "count", "error"} <= set(x) for x in r["retried"])
+    assert any(k.startswith("worker1 ") for k in r["tasks_per_node"])
+
+
+def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
+    c, _ = cluster
+    args = ["run", "contract-rummy", "--games", 240, "--chunk-size", 20, "--seed", 8]
+    assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
+    on_ray = ["--backend", "ray", "--address", c.address, "--quiet"]
+    proc = start(*args, *on_ray, "--out", tmp_path / "ray")
+    wait_for_chunks(tmp_path / "ray", proc, 2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (tmp_path / "ray" / "run.json").exists()  # nothing that looks finished
+    left = 12 - chunks_done(tmp_path / "ray")
+    assert left > 0
+    p = cardsim(*args, *on_ray, "--resume", tmp_path / "ray")
+    assert p.returncode == 0, p.stderr
+    same_tables(tmp_path / "local", tmp_path / "ray")
+
+
+def test_a_node_with_other_code_is_refused_by_name(tmp_path):
+    # a copy of the package whose 56 kernel differs by a comment, first on that node's path
+    other = tmp_path / "other"
+    for d in ("simulator", "strategies", "analysis"):
+        shutil.copytree(ROOT / d, other / d, ignore=shutil.ignore_patterns("__pycache__"))
+    kernel = other / "simulator" / "games" / "fifty_six" / "kernel.py"
+    kernel.write_text(kernel.read_text() + "\n# another version\n")
+    c, _ = new_cluster(1)
+    try:
+        c.add_node(num_cpus=1, node_name="odd-node",
+                   env_vars={"PYTHONPATH": str(other), "NUMBA_CACHE_DIR": str(tmp_path)})
+        c.wait_for_nodes()
+        # the driver away from the source tree: Ray puts the driver's folder first on every
+        # worker's path, which would hide the node's own copy
+        p = cardsim("run", "fifty-six", "--deals", 20_000, "--backend", "ray", "--address",
+                    c.address, "--quiet", "--out", tmp_path / "run", cwd=tmp_path)
+        assert p.returncode == 2
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and "node odd-node " in lines[0], p.stderr
+        assert "different cardsim code" in lines[0]
+        assert not (tmp_path / "run" / "run.json").exists()
+    finally:
+        ray.shutdown()
+        c.shutdown()
+
+
+def test_a_node_joining_late_gets_work(tmp_path):
+    c, _ = new_cluster(0)  # the head alone
+    try:
+        # about ten seconds of work on one CPU: the late node's raylet and first worker
+        # take a few seconds to start
+        args = ["run", "contract-rummy", "--games", 4000, "--chunk-size", 100, "--seed", 10]
+        proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
+                     tmp_path / "ray")
+        wait_for_chunks(tmp_path / "ray", proc, 1)
+        c.add_node(num_cpus=1, node_name="late")
+        assert chunks_done(tmp_path / "ray") < 30, "the run is nearly over: give it more work"
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        spread = run_info(tmp_path / "ray")["ray"]["tasks_per_node"]
+        late = [n for k, n in spread.items() if k.startswith("late ")]
+        assert late and late[0] > 0, spread
+    finally:
+        ray.shutdown()
+        c.shutdown()
