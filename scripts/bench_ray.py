@@ -5,6 +5,12 @@ run` in its own process, so Ray's start-up and the workers' imports count) and i
 
     python scripts/bench_ray.py                       # every game, default sizes
     python scripts/bench_ray.py --games fifty-six --scale 0.25
+    python scripts/bench_ray.py --nodes 2     # a cluster of 2 Ray nodes on this machine
+
+With ``--nodes N`` the Ray runs join a cluster of N Ray nodes started here
+(``ray.cluster_utils.Cluster``: a head and N-1 worker nodes, each its own raylet with this
+machine's CPUs shared out), so the overhead of several nodes is measured on the same cores as
+the local run; the line per Ray run says how many tasks each node played.
 """
 from __future__ import annotations
 
@@ -42,7 +48,29 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the default sizes")
     ap.add_argument("--address", default=None, help="join this Ray cluster instead of "
                     "starting a local instance per run")
+    ap.add_argument("--nodes", type=int, default=0, help="start a cluster of this many Ray "
+                    "nodes on this machine and join it")
     args = ap.parse_args()
+    cluster = None
+    if args.nodes:
+        import os
+
+        from ray.cluster_utils import Cluster
+
+        per = max(1, (os.cpu_count() or 1) // args.nodes)
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": per})
+        for i in range(args.nodes - 1):
+            cluster.add_node(num_cpus=per, node_name=f"node{i + 1}")
+        cluster.wait_for_nodes()
+        args.address = cluster.address
+    try:
+        bench(args)
+    finally:
+        if cluster is not None:
+            cluster.shutdown()
+
+
+def bench(args) -> None:
     ray_opts = ["--backend", "ray"] + (["--address", args.address] if args.address else [])
     print(f"{'game':15} {'count':>11}  {'backend':7} {'end to end':>11} {'in run':>11}  "
           f"{'rate in run':>13}  tasks  compiled")
@@ -58,7 +86,8 @@ def main() -> None:
                 rate = info["throughput"][f"{unit[2:]}_per_s"]
                 print(f"{game:15} {n:>11,}  {name:7} {wall:>10.1f}s {info['wall_time_s']:>10.1f}s"
                       f"  {rate:>11,.0f}/s  {r.get('tasks', '-'):>5}  "
-                      f"{r.get('tasks_that_compiled', '-'):>8}", flush=True)
+                      f"{r.get('tasks_that_compiled', '-'):>8}  "
+                      f"{r.get('tasks_per_node', '')}", flush=True)
             (lw, li), (rw, ri) = rows["local"], rows["ray"]
             print(f"{'':15} ray / local: end to end {lw / rw:.2f}x, in run "
                   f"{li['wall_time_s'] / ri['wall_time_s']:.2f}x; identical tables: "
