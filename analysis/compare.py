@@ -96,25 +96,53 @@ def a_side(g: pl.DataFrame, game: str, a: int, teams: int) -> pl.DataFrame:
         (sign * (own - rest)).alias("diff"))
 
 
-def load(compare_dir) -> tuple[pl.DataFrame, dict]:
-    """Per (pair, rotation, game): A's win share and total difference, from A's side."""
+def _run_side(info: dict, r: dict, games_file: Path, deal_file: Path | None) -> pl.DataFrame:
+    """One chunk of one run: per game, A's win share and total difference (and the per-deal
+    metrics when the run kept its deals), from A's side."""
+    teams, a = info["teams"], r["a_team"]
+    side = a_side(pl.read_parquet(games_file), info["game"], a, teams).select(
+        pl.lit(r["pair"]).alias("pair"), pl.lit(a).alias("rotation"), pl.all())
+    if deal_file is not None:
+        values = DEAL_VALUES[info["game"]](pl.read_parquet(deal_file), teams)
+        side = side.join(_side_of(values, a, teams), on="game_index", how="left")
+    return side
+
+
+def load_parts(compare_dir):
+    """(compare.json, an iterator over parts): part k is chunk k of every run of the
+    comparison (every run plays the same boards in the same chunks), so the statistics can be
+    folded a part at a time and memory does not grow with the number of boards."""
     compare_dir = Path(compare_dir)
     info = read_info(compare_dir, "compare.json", "comparison")
-    teams = info["teams"]
-    frames = []
+    chunks = None
     for r in info["runs"]:
-        files = sorted((compare_dir / r["folder"]).glob("games-*.parquet"))
-        if not files:
-            raise UsageError(f"{compare_dir / r['folder']}: no games-*.parquet files")
-        a = r["a_team"]
-        side = a_side(pl.read_parquet(files), info["game"], a, teams).select(
-            pl.lit(r["pair"]).alias("pair"), pl.lit(a).alias("rotation"), pl.all())
-        deal_files = sorted((compare_dir / r["folder"]).glob("deals-*.parquet"))
-        if deal_files:
-            values = DEAL_VALUES[info["game"]](pl.read_parquet(deal_files), teams)
-            side = side.join(_side_of(values, a, teams), on="game_index", how="left")
-        frames.append(side)
-    return pl.concat(frames, how="diagonal"), info
+        folder = compare_dir / r["folder"]
+        names = sorted(f.name.removeprefix("games-") for f in folder.glob("games-*.parquet"))
+        if not names:
+            raise UsageError(f"{folder}: no games-*.parquet files")
+        if chunks is not None and names != chunks:
+            raise UsageError(f"{folder}: its chunks are not those of {info['runs'][0]['folder']}"
+                             " (every run of a comparison plays the same boards)")
+        chunks = names
+
+    def parts():
+        for name in chunks:
+            frames = []
+            for r in info["runs"]:
+                folder = compare_dir / r["folder"]
+                deal = folder / f"deals-{name}"
+                frames.append(_run_side(info, r, folder / f"games-{name}",
+                                        deal if deal.is_file() else None))
+            yield pl.concat(frames, how="diagonal")
+
+    return info, parts()
+
+
+def load(compare_dir) -> tuple[pl.DataFrame, dict]:
+    """Per (pair, rotation, game): A's win share and total difference, from A's side (the
+    whole comparison in memory; ``study`` folds it a chunk at a time instead)."""
+    info, parts = load_parts(compare_dir)
+    return pl.concat(list(parts), how="diagonal"), info
 
 
 def _z_p(mean: float, se: float, null: float) -> float:
@@ -125,40 +153,93 @@ def _z_p(mean: float, se: float, null: float) -> float:
     return math.erfc(abs(mean - null) / se / math.sqrt(2.0))
 
 
+class _Moments:
+    """Count, mean and sum of squared deviations of a sample seen a part at a time (parts
+    merged as Chan, Golub and LeVeque do; one part gives numpy's two-pass values)."""
+
+    def __init__(self):
+        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, x: np.ndarray) -> None:
+        m = x.size
+        if m == 0:
+            return
+        mean = float(x.mean())
+        m2 = float(((x - mean) ** 2).sum())
+        if self.n == 0:
+            self.n, self.mean, self.m2 = m, mean, m2
+            return
+        n = self.n + m
+        d = mean - self.mean
+        self.mean += d * m / n
+        self.m2 += m2 + d * d * self.n * m / n
+        self.n = n
+
+    def var(self) -> float:
+        return self.m2 / (self.n - 1) if self.n > 1 else math.nan
+
+
+class PairFold:
+    """pair_table a part at a time: add() the rows of some boards (every rotation of them)."""
+
+    def __init__(self, info: dict):
+        self.info = info
+        self.acc: dict = {}  # pair -> {"games", "k", metric -> (board moments, per rotation)}
+
+    def add(self, games: pl.DataFrame) -> None:
+        for pair in sorted(games["pair"].unique().to_list()):
+            # numpy on a fixed row order: the same numbers to the last bit on every run
+            part = games.filter(pl.col("pair") == pair).sort("rotation", "game_index")
+            k = part["rotation"].n_unique()
+            n = part.height // k
+            acc = self.acc.setdefault(pair, {"games": 0, "k": k, "metrics": {}})
+            if n * k != part.height or k != acc["k"]:
+                raise UsageError(f"comparison pair {pair}: its seatings played different "
+                                 "boards")
+            acc["games"] += part.height
+            for metric in ["win", "diff"] + [c for c in part.columns if c.startswith("deal:")]:
+                by_rot = part[metric].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(k, n)
+                # a board counts when every seating has a value (e.g. a team held a contract)
+                by_rot = by_rot[:, ~np.isnan(by_rot).any(axis=0)]
+                boards, rots = acc["metrics"].setdefault(
+                    metric, (_Moments(), [_Moments() for _ in range(k)]))
+                boards.add(by_rot.mean(axis=0))
+                for r in range(k):
+                    rots[r].add(by_rot[r])
+
+    def table(self) -> pl.DataFrame:
+        """One row per match and metric (win, diff): estimate, paired 95% interval, p-value,
+        the unpaired half-width and how much narrower the paired interval is."""
+        names = self.info["strategies"]
+        fair = 1.0 / self.info["teams"]
+        pairs = {r["pair"]: (names[r["a"]], names[r["b"]]) for r in self.info["runs"]}
+        rows = []
+        for pair in sorted(self.acc):
+            acc = self.acc[pair]
+            k = acc["k"]
+            for metric, (boards, rots) in acc["metrics"].items():
+                null = fair if metric == "win" else 0.0
+                m = boards.n
+                mean = boards.mean if m else math.nan
+                se = math.sqrt(boards.var()) / math.sqrt(m) if m > 1 else math.nan
+                # unpaired: the rotations' games as if each came from its own deals
+                se_u = math.sqrt(sum(r.var() / m for r in rots)) / k if m > 1 else math.nan
+                a, b = pairs[pair]
+                rows.append({"a": a, "b": b, "metric": metric, "boards": m,
+                             "games": acc["games"], "estimate": mean, "lo": mean - Z95 * se,
+                             "hi": mean + Z95 * se, "null": null,
+                             "p_value": _z_p(mean, se, null),
+                             "unpaired_half_width": Z95 * se_u,
+                             "narrowing": se_u / se if se > 0 else math.nan})
+        return pl.DataFrame(rows)
+
+
 def pair_table(games: pl.DataFrame, info: dict) -> pl.DataFrame:
     """One row per match and metric (win, diff): estimate, paired 95% interval, p-value, the
     unpaired half-width and how much narrower the paired interval is."""
-    names = info["strategies"]
-    fair = 1.0 / info["teams"]
-    pairs = {r["pair"]: (names[r["a"]], names[r["b"]]) for r in info["runs"]}
-    rows = []
-    for pair in sorted(games["pair"].unique().to_list()):
-        # numpy on a fixed row order: the same numbers to the last bit on every run
-        part = games.filter(pl.col("pair") == pair).sort("rotation", "game_index")
-        k = part["rotation"].n_unique()
-        n = part.height // k
-        if n * k != part.height:
-            raise UsageError(f"comparison pair {pair}: its seatings played different boards")
-        metrics = [("win", fair), ("diff", 0.0)] + [
-            (c, 0.0) for c in part.columns if c.startswith("deal:")]
-        for metric, null in metrics:
-            by_rot = part[metric].cast(pl.Float64).fill_null(np.nan).to_numpy().reshape(k, n)
-            # a board counts when every seating has a value (e.g. a team held a contract)
-            by_rot = by_rot[:, ~np.isnan(by_rot).any(axis=0)]
-            m = by_rot.shape[1]
-            boards = by_rot.mean(axis=0)
-            mean = float(boards.mean()) if m else math.nan
-            se = float(boards.std(ddof=1)) / math.sqrt(m) if m > 1 else math.nan
-            # unpaired: the rotations' games as if each came from its own deals
-            se_u = math.sqrt(float((by_rot.var(axis=1, ddof=1) / m).sum())) / k \
-                if m > 1 else math.nan
-            a, b = pairs[pair]
-            rows.append({"a": a, "b": b, "metric": metric, "boards": m, "games": part.height,
-                         "estimate": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se,
-                         "null": null, "p_value": _z_p(mean, se, null),
-                         "unpaired_half_width": Z95 * se_u,
-                         "narrowing": se_u / se if se > 0 else math.nan})
-    return pl.DataFrame(rows)
+    fold = PairFold(info)
+    fold.add(games)
+    return fold.table()
 
 
 def _bradley_terry(wins: np.ndarray, iterations: int = 500) -> np.ndarray:
@@ -176,69 +257,111 @@ def _bradley_terry(wins: np.ndarray, iterations: int = 500) -> np.ndarray:
     return strength.reshape(wins.shape[:-2] + (k,))
 
 
+class RatingFold:
+    """ratings a part at a time. The bootstrap is a Poisson one: in each resample board g
+    weighs Poisson(1), drawn from a stream fixed by (seed, g // BLOCK), so the draws, and the
+    weighted win sums (exact in floating point), do not depend on how the boards are cut."""
+
+    BLOCK = 4096
+
+    def __init__(self, info: dict, resamples: int = 200, seed: int = 0):
+        self.info, self.resamples, self.seed = info, resamples, seed
+        self.pair_ab = {r["pair"]: (r["a"], r["b"]) for r in info["runs"]}
+        self.pairs = sorted(self.pair_ab)
+        # row 0: every board once (the estimate); rows 1..: the resamples
+        self.won = np.zeros((1 + resamples, len(self.pairs)))
+        self.played = np.zeros((1 + resamples, len(self.pairs)))
+        self.boards = 0
+        self._block = (None, None)
+
+    def _weights(self, index: np.ndarray) -> np.ndarray:
+        w = np.empty((self.resamples, index.size))
+        blocks = index // self.BLOCK
+        for b in np.unique(blocks):
+            if self._block[0] != b:
+                rng = np.random.default_rng([self.seed, int(b)])
+                self._block = (b, rng.poisson(1.0, (self.resamples, self.BLOCK)).astype(float))
+            at = blocks == b
+            w[:, at] = self._block[1][:, index[at] % self.BLOCK]
+        return w
+
+    def add(self, games: pl.DataFrame) -> None:
+        index = np.sort(games["game_index"].unique().to_numpy())
+        self.boards += index.size
+        # per match and board: A's wins summed over the rotations, and the rotations played
+        a_wins = np.zeros((len(self.pairs), index.size))
+        played = np.zeros((len(self.pairs), index.size))
+        for p, pair in enumerate(self.pairs):
+            part = games.filter(pl.col("pair") == pair).group_by("game_index").agg(
+                pl.col("win").sum(), pl.len().alias("n")).sort("game_index")
+            at = np.searchsorted(index, part["game_index"].to_numpy())
+            a_wins[p, at] = part["win"].to_numpy()
+            played[p, at] = part["n"].to_numpy()
+        self.won[0] += a_wins.sum(axis=1)
+        self.played[0] += played.sum(axis=1)
+        if self.resamples > 0:
+            w = self._weights(index)
+            self.won[1:] += w @ a_wins.T
+            self.played[1:] += w @ played.T
+
+    def table(self, iterations: int = 500, prior: float = 0.5) -> pl.DataFrame:
+        names = self.info["strategies"]
+        k = len(names)
+
+        def matrix(won: np.ndarray, n: np.ndarray) -> np.ndarray:  # (draws, pairs) -> wins
+            w = np.zeros((won.shape[0], k, k))
+            for p, pair in enumerate(self.pairs):
+                a, b = self.pair_ab[pair]
+                w[:, a, b] += won[:, p] + prior
+                w[:, b, a] += n[:, p] - won[:, p] + prior
+            return w
+
+        def elo(strength):
+            return 400.0 * np.log10(strength)
+
+        point = elo(_bradley_terry(matrix(self.won[:1], self.played[:1]), iterations))[0]
+        lo = hi = np.full(k, math.nan)
+        if self.resamples > 0 and self.boards > 1:
+            boot = elo(_bradley_terry(matrix(self.won[1:], self.played[1:]), iterations))
+            lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
+        won_all, played_all = np.zeros(k), np.zeros(k)
+        for p, pair in enumerate(self.pairs):
+            a, b = self.pair_ab[pair]
+            won_all[a] += self.won[0, p]
+            won_all[b] += self.played[0, p] - self.won[0, p]
+            played_all[a] += self.played[0, p]
+            played_all[b] += self.played[0, p]
+        out = pl.DataFrame({
+            "strategy": names, "rating": point, "lo": lo, "hi": hi,
+            "win_share": np.where(played_all > 0, won_all / np.maximum(played_all, 1),
+                                  math.nan),
+            "games": played_all.astype(np.int64),
+        }).sort("rating", descending=True)
+        return out.with_columns(pl.int_range(1, k + 1).alias("rank")).select(
+            "rank", "strategy", "rating", "lo", "hi", "win_share", "games")
+
+
 def ratings(games: pl.DataFrame, info: dict, iterations: int = 500, prior: float = 0.5,
             resamples: int = 200, seed: int = 0) -> pl.DataFrame:
     """Bradley-Terry strengths from every match's win shares (ties count half), on the Elo
     scale (400 log10, mean 0), with a 95% interval, each strategy's mean win share over its
     matches and its rank. ``prior`` games are added as won by each side of every match, so a
     strategy that never wins still gets a finite rating. The interval is a bootstrap over
-    boards, the same boards drawn for every match (board g is the same deal in all of them),
-    so it keeps the pairing; ``seed`` fixes the draws."""
-    names = info["strategies"]
-    k = len(names)
-    pair_ab = {r["pair"]: (r["a"], r["b"]) for r in info["runs"]}
-    pairs = sorted(pair_ab)
-    index = np.sort(games["game_index"].unique().to_numpy())
-    # per match and board: A's wins summed over the rotations, and the rotations played
-    a_wins = np.zeros((len(pairs), index.size))
-    played = np.zeros((len(pairs), index.size))
-    for p, pair in enumerate(pairs):
-        part = games.filter(pl.col("pair") == pair).group_by("game_index").agg(
-            pl.col("win").sum(), pl.len().alias("n")).sort("game_index")
-        at = np.searchsorted(index, part["game_index"].to_numpy())
-        a_wins[p, at] = part["win"].to_numpy()
-        played[p, at] = part["n"].to_numpy()
-
-    def matrix(weights: np.ndarray) -> np.ndarray:  # weights: (draws, boards) -> wins
-        w = np.zeros((weights.shape[0], k, k))
-        won, n = weights @ a_wins.T, weights @ played.T
-        for p, pair in enumerate(pairs):
-            a, b = pair_ab[pair]
-            w[:, a, b] += won[:, p] + prior
-            w[:, b, a] += n[:, p] - won[:, p] + prior
-        return w
-
-    def elo(strength):
-        return 400.0 * np.log10(strength)
-
-    point = elo(_bradley_terry(matrix(np.ones((1, index.size))), iterations))[0]
-    lo = hi = np.full(k, math.nan)
-    if resamples > 0 and index.size > 1:
-        rng = np.random.default_rng(seed)
-        draws = rng.multinomial(index.size, np.full(index.size, 1.0 / index.size),
-                                size=resamples).astype(float)
-        boot = elo(_bradley_terry(matrix(draws), iterations))
-        lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
-    won_all, played_all = np.zeros(k), np.zeros(k)
-    for p, pair in enumerate(pairs):
-        a, b = pair_ab[pair]
-        won_all[a] += a_wins[p].sum()
-        won_all[b] += (played[p] - a_wins[p]).sum()
-        played_all[a] += played[p].sum()
-        played_all[b] += played[p].sum()
-    out = pl.DataFrame({
-        "strategy": names, "rating": point, "lo": lo, "hi": hi,
-        "win_share": np.where(played_all > 0, won_all / np.maximum(played_all, 1), math.nan),
-        "games": played_all.astype(np.int64),
-    }).sort("rating", descending=True)
-    return out.with_columns(pl.int_range(1, k + 1).alias("rank")).select(
-        "rank", "strategy", "rating", "lo", "hi", "win_share", "games")
+    boards, the same weights for a board in every match (board g is the same deal in all of
+    them), so it keeps the pairing; ``seed`` fixes the draws (see RatingFold)."""
+    fold = RatingFold(info, resamples, seed)
+    fold.add(games)
+    return fold.table(iterations, prior)
 
 
 def study(compare_dir) -> dict[str, pl.DataFrame]:
     """The comparison's tables, also written as Parquet under ``compare_dir/studies``."""
-    games, info = load(compare_dir)
-    tables = {"pairs": pair_table(games, info), "ratings": ratings(games, info)}
+    info, parts = load_parts(compare_dir)
+    pairs, rated = PairFold(info), RatingFold(info)
+    for part in parts:  # a chunk of every run at a time: memory does not grow with the boards
+        pairs.add(part)
+        rated.add(part)
+    tables = {"pairs": pairs.table(), "ratings": rated.table()}
     out = Path(compare_dir) / "studies"
     out.mkdir(exist_ok=True)
     for name, df in tables.items():

@@ -242,3 +242,37 @@ def test_per_deal_metrics_are_a_minus_the_other_teams():
     assert side["deal:deal_score"] == pytest.approx(200 - (30 + 20) / 2)
     assert side["deal:initial_meld_turn"] == pytest.approx(5 - (7 + 4) / 2)  # nulls skipped
     assert side["deal:went_out"] == pytest.approx(0.5 - (0 + 0.5) / 2)
+
+
+def test_study_folds_chunk_by_chunk_as_the_whole_table(tmp_path):
+    # the same boards written as one chunk and as three: the study (folded chunk by chunk)
+    # equals the whole-table functions; the bootstrap draws do not depend on the cut
+    from analysis.compare import study
+    n = 9000  # more than two bootstrap blocks
+    tables = {}
+    for cuts in ((0, n), (0, 2500, 4100, n)):
+        root = tmp_path / f"cut{len(cuts)}"
+        runs = []
+        for r in (0, 1):
+            folder = root / f"m00-r{r}"
+            folder.mkdir(parents=True)
+            rng = np.random.default_rng(3 + r)  # the same games in both layouts
+            df = pl.DataFrame({"game_index": np.arange(n), "total_team0": rng.integers(0, 200, n),
+                               "total_team1": rng.integers(0, 200, n)})
+            t0, t1 = pl.col("total_team0"), pl.col("total_team1")
+            df = df.with_columns(pl.when(t0 > t1).then(0).when(t1 > t0).then(1)
+                                 .otherwise(None).alias("winner_team"))
+            for j, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+                df.slice(lo, hi - lo).write_parquet(folder / f"games-{j:06d}.parquet")
+            runs.append({"folder": folder.name, "pair": 0, "a": 0, "b": 1, "a_team": r})
+        (root / "compare.json").write_text(json.dumps(
+            {"game": "hand-and-foot", "teams": 2, "strategies": ["A", "B"], "runs": runs}))
+        tables[len(cuts)] = study(root)
+        games, info = load(root)
+        assert games.height == 2 * n
+        whole = pair_table(games, info)
+        for c in ("estimate", "lo", "hi", "unpaired_half_width"):
+            assert tables[len(cuts)]["pairs"][c].to_numpy() == pytest.approx(
+                whole[c].to_numpy(), rel=1e-12)
+        assert tables[len(cuts)]["ratings"].equals(ratings(games, info))
+    assert tables[2]["ratings"].equals(tables[4]["ratings"])
