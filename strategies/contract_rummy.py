@@ -374,10 +374,11 @@ BUILTINS = (
                 "pile when that completes the contract", _HEUR, _params(99, 0, 1, 1)),
     StrategyDef("table_reader", "the default: pile_hunter that reads the table -- leaves out "
                 "dead cards, keeps pairs for two sets of a rank, feeds the next player "
-                "nothing it showed, dumps dear cards early, deep-draws at most 6 cards; tuned",
+                "nothing it showed, dumps dear cards early, deep-draws at most 6 cards and "
+                "only when the contract has a run (fewer stalled deals); tuned",
                 _HEUR, _params(99, 0, 1, 1, take_min=10.4, safe=2.5, dead=1.0, pairs=11.0,
                                pen_w=0.8, deep_max=6.0, set_left=9.9, stock_lay=2.3,
-                               dump_at=1.5)),
+                               dump_at=1.5, deep_sets=0.0)),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}
