@@ -305,15 +305,16 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 
 @njit(cache=True, inline="always")
-def wants_deep(sid, params):
+def wants_deep(sid, params, nruns):
     """Which deep draws the kernel lists for this seat (kernel._list_draws), as (mode, cap):
     mode 2, all of them, for random and plug-ins; 1, for the heuristic with deep=1, only the
     one it takes -- the shallowest, of at most ``deep_max`` cards, and none when the top
-    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, and
-    listing costs contract searches)."""
+    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, nor
+    deep_sets=0 in a contract of sets only -- ``nruns`` 0 --, and listing costs contract
+    searches)."""
     if sid <= 0:
         return np.int64(2), np.int64(1 << 20)
-    if params[DEEP] < 0.5:
+    if params[DEEP] < 0.5 or (nruns == 0 and params[DEEP_SETS] < 0.5):
         return np.int64(0), np.int64(0)
     return np.int64(1), np.int64(min(params[DEEP_MAX], 1 << 20))
 

@@ -181,9 +181,12 @@ def test_cards_taken_from_the_pile_are_public_per_seat():
 
 
 def test_heuristic_lists_only_the_shallowest_deep_draw():
-    assert wants_deep(1, params())[0] == 0 and wants_deep(1, params("pile_hunter")) == (1, 99)
-    assert wants_deep(1, params("pile_hunter", deep_max=3)) == (1, 3)
-    assert wants_deep(0, params())[0] == 2 and wants_deep(-1, params())[0] == 2
+    assert wants_deep(1, params(), 1)[0] == 0 and wants_deep(1, params("pile_hunter"), 0) == (1, 99)
+    assert wants_deep(1, params("pile_hunter", deep_max=3), 1) == (1, 3)
+    assert wants_deep(0, params(), 0)[0] == 2 and wants_deep(-1, params(), 1)[0] == 2
+    # deep_sets=0: nothing listed in a contract of sets only (it would not take it)
+    assert wants_deep(1, params("pile_hunter", deep_sets=0), 0)[0] == 0
+    assert wants_deep(1, params("pile_hunter", deep_sets=0), 1) == (1, 99)
     p = Position(contracts="2s:10").hand(0, "5S 5H 9C 9D 9S 3D 4S JS QD KH")
     p.pile("9H 5D 8H 3C")  # 5D completes 2 sets, and 9H fills the nines (fewest points left)
     assert p.draws(0) == ["stock", "top", ("deep", 1), ("deep", 0)]

@@ -976,7 +976,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     hands[seat], np.int64(tc), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                     info[I_ACE_LOW] == 1):
                 tl = -1
-        deep, cap = wants_deep(sids[seat], params[seat])
+        deep, cap = wants_deep(sids[seat], params[seat], info[I_NRUNS])
         if deep == 1 and private[seat, V.V_TOP_LAYS] == 1:
             deep = 0  # the top discard lays the contract: the heuristic takes it
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
