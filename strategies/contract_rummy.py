@@ -279,8 +279,10 @@ def heuristic_layoff(mine, public, private, legal, params, rng):
 def heuristic_discard(mine, public, private, legal, params, rng):
     seat = private[V_SEAT]
     down = public[P_DOWN + seat] == 1 or near_out(public, seat, params[DUMP_AT])
-    seen = np.empty(NCODES, np.int64)
-    if params[DEAD] >= 0.5:
+    # worth (hence seen) is asked only before the contract; down, the penalty decides
+    need = params[DEAD] >= 0.5 and not down
+    seen = np.empty(NCODES if need else 1, np.int64)
+    if need:
         seen_cards(mine, public, seen)
     best = 0
     best_k = 1e18
