@@ -279,8 +279,10 @@ def heuristic_layoff(mine, public, private, legal, params, rng):
 def heuristic_discard(mine, public, private, legal, params, rng):
     seat = private[V_SEAT]
     down = public[P_DOWN + seat] == 1 or near_out(public, seat, params[DUMP_AT])
-    seen = np.empty(NCODES, np.int64)
-    if params[DEAD] >= 0.5:
+    # worth (hence seen) is asked only before the contract; down, the penalty decides
+    need = params[DEAD] >= 0.5 and not down
+    seen = np.empty(NCODES if need else 1, np.int64)
+    if need:
         seen_cards(mine, public, seen)
     best = 0
     best_k = 1e18
@@ -305,15 +307,16 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 
 @njit(cache=True, inline="always")
-def wants_deep(sid, params):
+def wants_deep(sid, params, nruns):
     """Which deep draws the kernel lists for this seat (kernel._list_draws), as (mode, cap):
     mode 2, all of them, for random and plug-ins; 1, for the heuristic with deep=1, only the
     one it takes -- the shallowest, of at most ``deep_max`` cards, and none when the top
-    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, and
-    listing costs contract searches)."""
+    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, nor
+    deep_sets=0 in a contract of sets only -- ``nruns`` 0 --, and listing costs contract
+    searches)."""
     if sid <= 0:
         return np.int64(2), np.int64(1 << 20)
-    if params[DEEP] < 0.5:
+    if params[DEEP] < 0.5 or (nruns == 0 and params[DEEP_SETS] < 0.5):
         return np.int64(0), np.int64(0)
     return np.int64(1), np.int64(min(params[DEEP_MAX], 1 << 20))
 
@@ -374,10 +377,11 @@ BUILTINS = (
                 "pile when that completes the contract", _HEUR, _params(99, 0, 1, 1)),
     StrategyDef("table_reader", "the default: pile_hunter that reads the table -- leaves out "
                 "dead cards, keeps pairs for two sets of a rank, feeds the next player "
-                "nothing it showed, dumps dear cards early, deep-draws at most 6 cards; tuned",
+                "nothing it showed, dumps dear cards early, deep-draws at most 6 cards and "
+                "only when the contract has a run (fewer stalled deals); tuned",
                 _HEUR, _params(99, 0, 1, 1, take_min=10.4, safe=2.5, dead=1.0, pairs=11.0,
                                pen_w=0.8, deep_max=6.0, set_left=9.9, stock_lay=2.3,
-                               dump_at=1.5)),
+                               dump_at=1.5, deep_sets=0.0)),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}

@@ -181,9 +181,12 @@ def test_cards_taken_from_the_pile_are_public_per_seat():
 
 
 def test_heuristic_lists_only_the_shallowest_deep_draw():
-    assert wants_deep(1, params())[0] == 0 and wants_deep(1, params("pile_hunter")) == (1, 99)
-    assert wants_deep(1, params("pile_hunter", deep_max=3)) == (1, 3)
-    assert wants_deep(0, params())[0] == 2 and wants_deep(-1, params())[0] == 2
+    assert wants_deep(1, params(), 1)[0] == 0 and wants_deep(1, params("pile_hunter"), 0) == (1, 99)
+    assert wants_deep(1, params("pile_hunter", deep_max=3), 1) == (1, 3)
+    assert wants_deep(0, params(), 0)[0] == 2 and wants_deep(-1, params(), 1)[0] == 2
+    # deep_sets=0: nothing listed in a contract of sets only (it would not take it)
+    assert wants_deep(1, params("pile_hunter", deep_sets=0), 0)[0] == 0
+    assert wants_deep(1, params("pile_hunter", deep_sets=0), 1) == (1, 99)
     p = Position(contracts="2s:10").hand(0, "5S 5H 9C 9D 9S 3D 4S JS QD KH")
     p.pile("9H 5D 8H 3C")  # 5D completes 2 sets, and 9H fills the nines (fewest points left)
     assert p.draws(0) == ["stock", "top", ("deep", 1), ("deep", 0)]
@@ -206,9 +209,9 @@ def _plain(p, seat=0):
     return [int(c) for c in p.legal[1:n + 1]]
 
 
-def _fast(p, deep, seat=0, cap=1 << 20):
+def _fast(p, deep, seat=0, cap=1 << 20, top_lays=-1):
     n = K.list_draws(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem, p.m1,
-                     p.stw, False, np.int64(deep), np.int64(cap))
+                     p.stw, False, np.int64(deep), np.int64(cap), np.int64(top_lays))
     return [int(c) for c in p.legal[1:n + 1]]
 
 
@@ -270,6 +273,11 @@ def test_deep_draw_listing_matches_one_search_per_depth(deal):
         plain = _plain(p)
         assert _fast(p, 2) == plain, (cards, pile)
         assert _fast(p, 1) == plain[:3], (cards, pile)
+        # the kernel passes whether hand + top discard lays when it knows (saves that search)
+        with_top = p.hands[0].copy()
+        with_top[pile[-1]] += 1
+        tl = int(K.can_lay_of(with_top, p.info, p.rem, p.m1, p.stw, p.lay_out))
+        assert _fast(p, 2, top_lays=tl) == plain and _fast(p, 1, top_lays=tl) == plain[:3]
         assert _fast(p, 0) == plain[:2]
         cap = rng.randrange(2, 12)  # the shallowest of at most cap cards
         within = [c for c in plain[2:] if len(pile) - (c - V.D_DEEP) <= cap]
@@ -309,3 +317,37 @@ def test_going_out_card_count_check_agrees_with_the_search():
         refused += n > 40
         laid += plain >= 0
     assert agree == 200 and refused > 20 and laid >= 5  # both sides of the bound met
+
+
+def test_going_out_suit_count_check_agrees_with_the_search():
+    """Going out with runs only, kernel._search_of refuses a hand whose cards outside its
+    best ``runs`` suits are more than the one card it may keep; the search itself
+    (search.lay_contract / can_lay, no such check) agrees, on hands of three suits plus
+    0-3 cards of a fourth (jokers too), for three and for two runs."""
+    from simulator.games.contract_rummy import search as S
+
+    rng = random.Random(11)
+    for contracts, nruns in (("2s:10,3r:12", 3), ("2s:10,2r:10", 2)):
+        p = Position(deal=1, contracts=contracts, last_deal_all_at_once=True)
+        assert p.info[K.I_GO_OUT] == 1 and p.info[K.I_NSETS] == 0
+        out = np.zeros((nruns, S.MELD_W), np.int64)
+        refused = laid = 0
+        for _ in range(300):
+            hand = np.zeros(V.NCODES, np.int64)
+            suits = rng.sample(range(4), 4)
+            for s in suits[:nruns]:  # runs of the best suits (some with gaps)
+                lo = rng.randrange(0, 8)
+                for r in range(lo, lo + rng.randrange(3, 7)):
+                    if r < 13 and rng.random() < 0.9:
+                        hand[s * 13 + r] += 1
+            for _ in range(rng.randrange(0, 4)):  # strays of the other suits
+                hand[rng.choice(suits[nruns:]) * 13 + rng.randrange(13)] += 1
+            hand[V.JOKER] = rng.randrange(0, 3)
+            cnt = hand[:52].reshape(4, 13).copy()
+            plain = S.lay_contract(cnt, hand[52], 0, nruns, 4, 0, True, False, True, out)
+            assert K.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == plain, hand
+            assert K.can_lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == (
+                S.can_lay(cnt, hand[52], 0, nruns, 4, 0, True, False, True)), hand
+            refused += K._left_by_suits(hand, nruns) > 1
+            laid += plain >= 0
+        assert refused > 50 and laid > 20  # both sides met

@@ -134,6 +134,39 @@ I64_2D = types.int64[:, ::1]
 SEARCH_SIG = types.int64(I64_1D, I64_1D, I64_2D, I64_1D, I64_2D, I64_2D, types.boolean)
 
 
+@njit(cache=True, inline="always")
+def _left_by_suits(mine, nruns):
+    """Runs only: the fewest natural cards left out of ``nruns`` runs, each of one suit -- the
+    cards of all suits but the ``nruns`` best held. Going out may leave one card; a hand with
+    more suits cannot go out (the search would try every first run to find that out)."""
+    a = np.int64(0)
+    b = np.int64(0)
+    c = np.int64(0)
+    d = np.int64(0)
+    for r in range(13):
+        a += mine[r]
+        b += mine[13 + r]
+        c += mine[26 + r]
+        d += mine[39 + r]
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    if nruns >= 4:
+        return np.int64(0)
+    if nruns == 3:
+        return a
+    if nruns == 2:
+        return a + b
+    return a + b + c
+
+
 @njit(cache=True)  # compiled by the Kernel, for SEARCH_SIG
 def _search_of(mine, info, rem, m1, stw, out, optimize):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
@@ -154,6 +187,8 @@ def _search_of(mine, info, rem, m1, stw, out, optimize):
         for k in range(NCODES):
             n += mine[k]
         if n > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1:
+            return np.int64(-1)
+        if info[I_NSETS] == 0 and _left_by_suits(mine, info[I_NRUNS]) > 1:
             return np.int64(-1)
     return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
                    smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
@@ -440,13 +475,14 @@ def apply_layoff(seat, code, hands, public, stats, log, log_on):
 
 @njit(cache=True, inline="always")
 def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down,
-                deep, cap):
+                deep, cap, top_lays):
     """Stock, the top discard, and the legal deep draws: pile[i] and every card above it, when
     pile[i] can be melded this turn -- before the contract, the laying of hand + taken cards
     (lay_contract's, the fewest penalty points left) must hold it; after, it must fit a meld on
     the table now. ``deep``: 0 none, 2 every legal deep draw (from the top down), 1 only the
     shallowest that takes at most ``cap`` cards (for a strategy that never takes another; see
-    strategies.wants_deep)."""
+    strategies.wants_deep). ``top_lays``: whether hand + the top discard can lay, when the
+    caller knows it exactly (1 / 0; -1: unknown), saving that search."""
     n = 1
     legal[1] = D_STOCK
     pn = public[P_PILE_N]
@@ -463,7 +499,7 @@ def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1
         else:
             n = _deep_before_contract(search, seat, hands, public, legal, n, work, info,
                                       lay_out, rem, m1, stw, deep,
-                                      0 if deep == 2 else max(0, pn - cap))
+                                      0 if deep == 2 else max(0, pn - cap), top_lays)
     legal[0] = n
     return n
 
@@ -480,7 +516,7 @@ def _able_from(search, seat, i, hands, public, work, info, lay_out, rem, m1, stw
 
 @njit(cache=True, inline="always")
 def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay_out, rem, m1,
-                          stw, deep, low):
+                          stw, deep, low, top_lays):
     """The deep draws of a player whose contract is not down (see _list_draws), from depth
     ``low`` up (0: the whole pile). Which depths can lay at all is found by bisection: without
     going out, more cards never take a laying away, so hand + pile[i:] can lay exactly for i up
@@ -503,7 +539,8 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
         if first == low and low > 0 and not _able_from(search, seat, low, hands, public, work,
                                                        info, lay_out, rem, m1, stw):
             return n
-    elif _able_from(search, seat, pn - 1, hands, public, work, info, lay_out, rem, m1, stw):
+    elif top_lays == 1 or (top_lays < 0 and _able_from(search, seat, pn - 1, hands, public,
+                                                       work, info, lay_out, rem, m1, stw)):
         first = pn - 1
     else:
         lo = low  # able
@@ -536,9 +573,10 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
 
 
 @njit(cache=True, inline="always")
-def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep, cap):
+def list_draws(seat, hands, public, legal, work, info, lay_out, rem, m1, stw, down, deep, cap,
+               top_lays=-1):
     return _list_draws(_search_of, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
-                       down, deep, cap)
+                       down, deep, cap, top_lays)
 
 
 @njit(cache=True, inline="always")
@@ -546,7 +584,7 @@ def list_draws_plain(seat, hands, public, legal, work, info, lay_out, rem, m1, s
     """The reference for the deep draws before the contract (tests): one optimal laying per
     depth, no bisection (after the whole-pile check the kernel has always made)."""
     n = _list_draws(_search_of, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
-                    False, np.int64(0), np.int64(0))  # the stock and the top
+                    False, np.int64(0), np.int64(0), np.int64(-1))  # the stock and the top
     pn = public[P_PILE_N]
     if pn >= 2 and _able_from(_search_of, seat, 0, hands, public, work, info, lay_out, rem, m1,
                               stw):
@@ -929,15 +967,22 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         top_n = 0
         forced = -1
         private[seat, V.V_TOP_LAYS] = -1
+        tl = -1  # hand + top discard can lay, when known exactly (saves searches below)
         if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
-            private[seat, V.V_TOP_LAYS] = lays_with(search, hands[seat],
-                                                    public[P_PILE + public[P_PILE_N] - 1], info,
-                                                    work, rem, m1, stw, lay_out)
-        deep, cap = wants_deep(sids[seat], params[seat])
+            tc = public[P_PILE + public[P_PILE_N] - 1]
+            tl = lays_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
+            private[seat, V.V_TOP_LAYS] = tl
+            # lays_with answers 0 unsearched when c joins no meld: exact unless the hand
+            # itself might lay
+            if tl == 0 and maybe[seat] and not could_join(
+                    hands[seat], np.int64(tc), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
+                    info[I_ACE_LOW] == 1):
+                tl = -1
+        deep, cap = wants_deep(sids[seat], params[seat], info[I_NRUNS])
         if deep == 1 and private[seat, V.V_TOP_LAYS] == 1:
             deep = 0  # the top discard lays the contract: the heuristic takes it
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
-                        down, deep, cap)
+                        down, deep, cap, tl)
         a = _decide(DRAW, smap, fns[0], seat, hands, public, private, legal, params, rngs)
         if a < 0 or a >= n:
             return BAD_DRAW, seat, a
@@ -979,7 +1024,9 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         # forces it)
         if not down and maybe[seat]:
             pen = -1
-            if forced >= 0 or _can_lay_of(search, hands[seat], info, rem, m1, stw, lay_out):
+            if forced >= 0 or (top >= 0 and tl == 1) or (
+                    not (top >= 0 and tl == 0)
+                    and _can_lay_of(search, hands[seat], info, rem, m1, stw, lay_out)):
                 pen = _lay_of(search, hands[seat], info, rem, m1, stw, lay_out)
             maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
             if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
