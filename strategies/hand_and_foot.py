@@ -11,12 +11,13 @@ parameterised player; their names are parameter presets that play differently:
 - ``pile_taker``: takes the pile whenever the rules let it;
 - ``waiting_melder``: the early melder (``hold=150``) that waits to open until its hand can meld
   150 points above the minimum (or a pile take opens it);
-- ``table_reader``: reads the table: waits longer before opening (in proportion to the
-  minimum), values the pile by what a take gives, keeps wilds for wild books (1500 each) and
-  out of dirty melds the team does not need, keeps the naturals the next player could take the
-  pile with, and refuses the partner's going out while holding many points (unless the stock
-  is nearly gone). Tuned with ``cardsim tune`` against early_melder:hold=60 and
-  waiting_melder; the strongest preset measured and the game's default strategy.
+- ``table_reader``: reads the table: waits before opening, values the pile by what a take
+  gives, keeps wilds for wild books (1500 each) and out of dirty melds the team does not need,
+  and refuses the partner's going out while holding many points (unless the stock is nearly
+  gone). Tuned with ``cardsim tune`` against early_melder:hold=60 and waiting_melder, then
+  set back to fewer exhausted deals (docs/hand_and_foot.md); the strongest preset measured and
+  the game's default strategy. Its discards against the next player's take (``discard_open``,
+  ``discard_meld``) are off in the preset: they won games but made deals run out of stock.
 
 The parameters added for the table reader (``hold_frac`` .. ``grant_stock``) have "off" values
 at which the other presets play exactly as before.
@@ -278,10 +279,10 @@ BUILTINS = (
                 "before its initial meld", _HEUR,
                 _params(150, 3, 2, 3, 13, 1000)),
     StrategyDef("table_reader", "waits before its initial meld, values the pile by what it "
-                "gives, keeps wilds for wild books, discards what the next player cannot "
-                "take the pile with (tuned; the strongest preset, the default)", _HEUR,
-                _params(250, 4, 2, 3, 12, 160, hold_frac=0.45, pile_eval=1.0, pile_wild=2.7,
-                        pile_junk=-0.6, wild_books=1.0, discard_open=2.5, discard_meld=1.1,
+                "gives, keeps wilds for wild books, grants going out by the points at stake "
+                "(tuned; the strongest preset, the default)", _HEUR,
+                _params(150, 4, 2, 3, 12, 160, hold_frac=0.0, pile_eval=1.0, pile_wild=2.7,
+                        pile_junk=-0.45, wild_books=1.0, discard_open=0.0, discard_meld=0.0,
                         grant_stock=11.0)),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
