@@ -130,7 +130,10 @@ def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     r = run_info(tmp_path / "ray")["ray"]
     assert r["retried"], r  # the tasks lost with the node were played again
     assert all({"chunk", "first", "count", "error"} <= set(x) for x in r["retried"])
-    assert any(k.startswith("worker1 ") for k in r["tasks_per_node"])
+    # every task that returned is counted once, on the node that played it (the removed
+    # node's finished tasks may or may not be among them, depending on the timing)
+    assert sum(r["tasks_per_node"].values()) == r["tasks"]
+    assert any(k.startswith("worker0 ") for k in r["tasks_per_node"])  # a survivor played on
 
 
 def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
