@@ -118,7 +118,8 @@ def test_tune_on_three_nodes_equals_local(cluster, tmp_path):
 
 def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     c, workers = cluster
-    args = ["run", "hand-and-foot", "--games", 600, "--chunk-size", 40, "--seed", 6]
+    # long enough (30 chunks of about a second) that every node has a task when one goes
+    args = ["run", "contract-rummy", "--games", 3000, "--chunk-size", 100, "--seed", 6]
     assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
     proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
                  tmp_path / "ray")
