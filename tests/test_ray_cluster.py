@@ -118,12 +118,13 @@ def test_tune_on_three_nodes_equals_local(cluster, tmp_path):
 
 def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     c, workers = cluster
-    # long enough (30 chunks of about a second) that every node has a task when one goes
-    args = ["run", "contract-rummy", "--games", 3000, "--chunk-size", 100, "--seed", 6]
+    # long enough (40 chunks of about a second) that every node is running a task when one
+    # goes: by the eighth chunk each node's worker has started (slow under load)
+    args = ["run", "contract-rummy", "--games", 4000, "--chunk-size", 100, "--seed", 6]
     assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
     proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
                  tmp_path / "ray")
-    wait_for_chunks(tmp_path / "ray", proc, 2)
+    wait_for_chunks(tmp_path / "ray", proc, 8)
     c.remove_node(workers[1], allow_graceful=False)  # its raylet and workers die at once
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
