@@ -56,6 +56,36 @@ def _lays(mine, public, known, c):
     return would_lay(mine, public, np.int64(c))  # int64 cards: one compiled copy
 
 
+@njit(cache=True, inline="always")
+def run_rank(r, dr, ace_low):
+    """The rank ``dr`` away from rank ``r`` along a run (below the 2 is the ace when
+    ``ace_low``), or -1 when there is none."""
+    q = r + dr
+    if q < 0 and ace_low:
+        q += 13
+    return q if 0 <= q < 13 and q != r else -1
+
+
+@njit(cache=True)
+def near(counts, base, public, c, w_set, w_next, w_gap):
+    """Weighted count of the card codes near ``c`` present in ``counts[base + code]``: each
+    other suit of its rank (``w_set``, when the contract has sets), each card of its suit one
+    rank away (``w_next``) and two ranks away (``w_gap``, when it has runs)."""
+    s = c // 13
+    r = c % 13
+    u = 0.0
+    if public[P_NSETS] > 0:
+        for t in range(4):
+            if t != s and counts[base + t * 13 + r] > 0:
+                u += w_set
+    if public[P_NRUNS] > 0:
+        for dr in (-2, -1, 1, 2):
+            q = run_rank(r, dr, public[P_ACE_LOW] == 1)
+            if q >= 0 and counts[base + s * 13 + q] > 0:
+                u += w_next if (dr == 1 or dr == -1) else w_gap
+    return u
+
+
 @njit(cache=True)
 def usefulness(mine, public, c):
     """How much card ``c`` helps a hand toward its contract: other suits of its rank held (for
@@ -63,21 +93,7 @@ def usefulness(mine, public, c):
     nothing. Jokers: 100."""
     if c == JOKER:
         return 100.0
-    s = c // 13
-    r = c % 13
-    u = 0.0
-    if public[P_NSETS] > 0:
-        for t in range(4):
-            if t != s and mine[t * 13 + r] > 0:
-                u += 10.0
-    if public[P_NRUNS] > 0:
-        for dr in (-2, -1, 1, 2):
-            q = r + dr
-            if q < 0 and public[P_ACE_LOW] == 1:
-                q += 13  # below the 2 is the ace (low)
-            if 0 <= q < 13 and q != r and mine[s * 13 + q] > 0:
-                u += 8.0 if (dr == 1 or dr == -1) else 5.0
-    return u
+    return near(mine, 0, public, c, 10.0, 8.0, 5.0)
 
 
 @njit(cache=True)
@@ -126,10 +142,8 @@ def worth(mine, public, c, params, seen):
                 u += held
         if public[P_NRUNS] > 0:
             for dr in (-2, -1, 1, 2):
-                q = r + dr
-                if q < 0 and public[P_ACE_LOW] == 1:
-                    q += 13
-                if 0 <= q < 13 and q != r and mine[s * 13 + q] > 0:
+                q = run_rank(r, dr, public[P_ACE_LOW] == 1)
+                if q >= 0 and mine[s * 13 + q] > 0:
                     if dr == 1 or dr == -1:
                         u += 8.0
                     else:
@@ -161,22 +175,7 @@ def danger(public, seat, c):
         return 3.0
     if public[P_DOWN + nxt] == 1:
         return 3.0 if fits_table(public, c) else 0.0
-    b = P_TAKEN + nxt * NCODES
-    s = c // 13
-    r = c % 13
-    d = 0.0
-    if public[P_NSETS] > 0:
-        for t in range(4):
-            if t != s and public[b + t * 13 + r] > 0:
-                d += 1.0
-    if public[P_NRUNS] > 0:
-        for dr in (-2, -1, 1, 2):
-            q = r + dr
-            if q < 0 and public[P_ACE_LOW] == 1:
-                q += 13
-            if 0 <= q < 13 and q != r and public[b + s * 13 + q] > 0:
-                d += 1.0
-    return d
+    return near(public, P_TAKEN + nxt * NCODES, public, c, 1.0, 1.0, 1.0)
 
 
 @njit(cache=True)
@@ -212,12 +211,13 @@ def heuristic_draw(mine, public, private, legal, params, rng):
         if best_i >= 0:
             return best_i
     if i_top >= 0 and params[TAKE_TOP] >= 0.5 and top != JOKER:
-        seen = np.empty(NCODES, np.int64)
-        if params[DEAD] >= 0.5:
-            seen_cards(mine, public, seen)
         # worth counts the top as held once taken (a second copy), not before
-        w = usefulness(mine, public, top) if params[DEAD] < 0.5 else worth(
-            mine, public, np.int64(top), params, seen)
+        if params[DEAD] >= 0.5:
+            seen = np.empty(NCODES, np.int64)  # only then: this runs every draw
+            seen_cards(mine, public, seen)
+            w = worth(mine, public, np.int64(top), params, seen)
+        else:
+            w = usefulness(mine, public, top)
         if w >= params[TAKE_MIN]:
             return i_top
     if i_top >= 0 and top == JOKER and params[TAKE_TOP] >= 0.5:
