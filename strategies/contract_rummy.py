@@ -235,7 +235,8 @@ def heuristic_buy(mine, public, private, legal, params, rng):
         return 0
     if _lays(mine, public, private[V_OFFER_LAYS], c):
         return 1
-    if policy >= BUY_USEFUL - 0.5 and usefulness(mine, public, np.int64(c)) >= 10.0 + params[BUY_MORE]:
+    if (policy >= BUY_USEFUL - 0.5
+            and usefulness(mine, public, np.int64(c)) >= 10.0 + params[BUY_MORE]):
         return 1
     return 0
 
