@@ -116,15 +116,34 @@ def test_tune_on_three_nodes_equals_local(cluster, tmp_path):
     assert b["backend"] == "ray"
 
 
+def playing_on(node) -> bool:
+    """A worker of this node is inside a task now: Ray titles a worker process
+    ``ray::<function>`` while it runs one and ``ray::IDLE`` between tasks."""
+    raylet = node.all_processes["raylet"][0].process.pid
+    for d in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[1]) == raylet and \
+                    Path(f"/proc/{d}/cmdline").read_text().startswith("ray::play_task"):
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
+
+
 def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     c, workers = cluster
-    # long enough (40 chunks of about a second) that every node is running a task when one
-    # goes: by the eighth chunk each node's worker has started (slow under load)
-    args = ["run", "contract-rummy", "--games", 4000, "--chunk-size", 100, "--seed", 6]
+    # chunks of about a second each, and the node goes while one of its workers is inside
+    # a task (checked from the worker's process title), so a task is lost with it
+    args = ["run", "contract-rummy", "--games", 12_000, "--chunk-size", 600, "--seed", 6]
     assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
     proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
                  tmp_path / "ray")
-    wait_for_chunks(tmp_path / "ray", proc, 8)
+    wait_for_chunks(tmp_path / "ray", proc, 2)
+    deadline = time.time() + 120
+    while not playing_on(workers[1]):
+        assert proc.poll() is None and time.time() < deadline, "worker1 never played"
+        time.sleep(0.01)
     c.remove_node(workers[1], allow_graceful=False)  # its raylet and workers die at once
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
