@@ -7,6 +7,8 @@ because chunks stream to disk. Each run is measured in its own process; prints M
     python scripts/bench_memory.py --backend ray    # also each Ray worker's peak (run.json)
     python scripts/bench_memory.py --game contract-rummy --unit games --study
         # also the peak of the game's study on each run (it should not grow with the run)
+    python scripts/bench_memory.py --game contract-rummy --unit games --study \
+        --run-option=--rule=contracts=2s:10    # one deal a game: ten times faster to make
 
 With Ray, the `cardsim run` process is the driver; the workers are Ray's processes, and each
 reports its own peak in run.json (`ray.worker_peak_rss_mib`, the largest of them).
@@ -47,6 +49,9 @@ def main() -> None:
     ap.add_argument("--backend", default="local", choices=["local", "ray"])
     ap.add_argument("--study", action="store_true",
                     help="also the peak RSS of `cardsim analyze` (the game's study) on each run")
+    ap.add_argument("--run-option", action="append", default=[], metavar="OPT",
+                    help="passed to `cardsim run` as is, e.g. --run-option=--rule=contracts=2s:10 "
+                         "(repeatable)")
     ap.add_argument("--keep", default=None,
                     help="make the runs in this folder and keep them (reused when present)")
     args = ap.parse_args()
@@ -59,7 +64,7 @@ def main() -> None:
             if not (run / "run.json").is_file():
                 mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game,
                                 f"--{args.unit}", str(n), "--quiet", "--out", str(run),
-                                "--backend", args.backend])
+                                "--backend", args.backend, *args.run_option])
                 info = json.loads((run / "run.json").read_text())
                 worker = (f", worker {info['ray']['worker_peak_rss_mib']:7.0f} MiB"
                           if "ray" in info else "")
