@@ -90,6 +90,16 @@ def dirty_shortfall(public, team):
 
 
 @njit(cache=True)
+def heuristic_waits(public, private, params):
+    """Before the team's initial meld, with nothing melded this turn: the hand cannot yet
+    meld ``hold + hold_frac * minimum`` points above the minimum. heuristic_meld then answers
+    STOP whatever else is legal."""
+    need = public[P_MIN_MELD]
+    return (private[V_REACH] >= 0 and private[V_STAGED] == 0
+            and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
+
+
+@njit(cache=True)
 def heuristic_meld(mine, public, private, legal, params, rng):
     """Greedy: the best-scoring legal action, or STOP when nothing scores above it. Before
     the team's initial meld it starts only with ``hold + hold_frac * minimum`` points to spare
@@ -98,9 +108,7 @@ def heuristic_meld(mine, public, private, legal, params, rng):
     team = private[V_TEAM]
     cards = public[P_HAND_N + private[V_SEAT]]
     rush = cards <= params[FOOT_RUSH] and private[V_IN_FOOT] == 0
-    need = public[P_MIN_MELD]
-    waiting = (private[V_REACH] >= 0 and private[V_STAGED] == 0
-               and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
+    waiting = heuristic_waits(public, private, params)
     # wilds are kept for wild melds while the team has fewer than ``wild_books`` wild books,
     # but once it has the wild books to go out and a player in the foot, they help that
     # player (or this one) out: kept, they could also leave this player stuck in the foot
@@ -223,6 +231,13 @@ def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
     if kind == ASK:
         return heuristic_ask(mine, public, private, legal, params, rng)
     return heuristic_grant(mine, public, private, legal, params, rng)
+
+
+@njit(cache=True)
+def builtin_meld_stops(sid, public, private, params):
+    """True when built-in ``sid`` answers STOP to any meld list that holds STOP, so the
+    kernel need not build the list (the heuristics while they wait to open)."""
+    return sid > 0 and heuristic_waits(public, private, params)
 
 
 def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0,

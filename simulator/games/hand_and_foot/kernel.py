@@ -33,7 +33,7 @@ from simulator.games.hand_and_foot.view import (
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
     VALUE, WILD_T, action, rank_meld_ok, reach, reach_lower_bound, team_base,
 )
-from strategies.hand_and_foot import builtin_decision
+from strategies.hand_and_foot import builtin_decision, builtin_meld_stops
 
 MAX_CARDS = 54 * 12
 FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks
@@ -958,6 +958,14 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 _counting(seat, hands, private, work)
                 reach_now = reach(work, public, team)
                 private[seat, V_REACH] = reach_now
+                # a built-in waiting to open stops: its list (a knapsack per action) is not
+                # built. STOP is legal (nothing staged, no pile) and nothing waits for
+                # permission (not in the foot).
+                if (private[seat, V_STAGED] == 0 and not pile_turn
+                        and public[P_IN_FOOT + seat] == 0
+                        and builtin_meld_stops(sids[team], public, private[seat],
+                                               params[team])):
+                    break
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
             if want:
