@@ -316,7 +316,12 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
     no_discard_out = rules[RU.R_OUT_NO_DISCARD] == 1
     n = 0
     want_perm = False
-    wilds = hands[seat, TWO] + hands[seat, JOKER]
+    # hand counts read once: stores to ``legal`` (int16, like ``hands``) would make the
+    # compiler read them again after every listed action
+    h2 = hands[seat, TWO]
+    hj = hands[seat, JOKER]
+    hb3 = hands[seat, BLACK3]
+    wilds = h2 + hj
     # before the minimum: nothing is legal when even the best plan falls short
     hopeless = preinit and staged < need and staged + reach_now < need
     for target in range(V.N_TARGETS + 1):
@@ -324,13 +329,15 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
             break
         b = tb + T_MELDS + 3 * target
         if target == B3_T:
-            if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hands[seat, BLACK3] < 3:
+            if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hb3 < 3:
                 continue
             op_lo, op_hi = OP_B3_3, OP_B3_4 + 1
             n0, t0, j0 = 0, 0, 0
+            ht = 0
         else:
             n0, t0, j0 = public[b], public[b + 1], public[b + 2]
             exists = n0 + t0 + j0 > 0
+            ht = hands[seat, target]  # (the wild meld: twos held; no op uses it there)
             # start only an absent meld, add only to an unfinished one
             if target == WILD_T:
                 if wilds == 0 or (not exists and wilds < 3):
@@ -338,17 +345,16 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                 op_lo, op_hi = (OP_ADD_TWO, OP_ADD_JOKER + 1) if exists else (OP_W300, OP_W030 + 1)
             else:
                 if exists:
-                    if hands[seat, target] == 0 and wilds == 0:
+                    if ht == 0 and wilds == 0:
                         continue
                     op_lo, op_hi = OP_ADD_NAT, OP_ADD_JOKER + 1
                 else:
-                    if hands[seat, target] < 2:
+                    if ht < 2:
                         continue
                     op_lo, op_hi = OP_START3, OP_START2_JOKER + 1
         for op in range(op_lo, op_hi):
             dn, d2, dj, db3, starts = _delta(target, op)
-            if (dn > 0 and hands[seat, target] < dn) or hands[seat, TWO] < d2 \
-                    or hands[seat, JOKER] < dj or hands[seat, BLACK3] < db3:
+            if (dn > 0 and ht < dn) or h2 < d2 or hj < dj or hb3 < db3:
                 continue
             n1, w1 = n0 + dn, t0 + j0 + d2 + dj
             if target == WILD_T:
@@ -380,9 +386,9 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                 # still be reached?
                 gain = 0
                 if dn > 0:
-                    gain += min(dn, hands[seat, target] - private[seat, V_EXTRA + target]) * VALUE[target]
-                gain += min(d2, hands[seat, TWO] - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
-                gain += min(dj, hands[seat, JOKER] - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
+                    gain += min(dn, ht - private[seat, V_EXTRA + target]) * VALUE[target]
+                gain += min(d2, h2 - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
+                gain += min(dj, hj - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
                 if staged + gain < need and target < B3_T:
                     short = need - staged - gain
                     if _reach_after(seat, team, target, dn, d2, dj, dn, d2, dj, hands, public,
