@@ -246,7 +246,9 @@ def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
 @njit(cache=True)
 def builtin_meld_stops(sid, public, private, params):
     """True when built-in ``sid`` answers STOP to any meld list that holds STOP, so the
-    kernel need not build the list (the heuristics while they wait to open)."""
+    kernel need not build the list (the heuristics while they wait to open). Monotone in
+    ``V_REACH``: true for a reach, it is true for every smaller one (0 or more), so the kernel
+    may ask it with an upper bound of the reach first."""
     return sid > 0 and heuristic_waits(public, private, params)
 
 

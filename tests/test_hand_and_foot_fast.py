@@ -26,12 +26,13 @@ def _random_hand(rng, size):
                                   "waiting_melder", "table_reader"])
 def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
     """The kernel skips the meld list (and its knapsacks) when builtin_meld_stops says the
-    built-in answers STOP; the full list and the decision on it must then give STOP."""
+    built-in answers STOP, asked first with the card points held in place of the reach; the
+    full list and the decision on it (with the exact reach) must then give STOP."""
     d = REGISTRY[name]
     prm = d.param_vector({}, len(d.params))
     sid = BUILTIN_IDS[name]
     rng = np.random.default_rng(11)
-    stopped = listed = melded = 0
+    stopped = listed = melded = by_points = 0
     for _ in range(1500):
         need = int(rng.choice([0, 50, 90, 120, 150, 300]))
         pos = Position(need=need)
@@ -41,11 +42,17 @@ def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
             k = int(rng.integers(0, 11))
             pos.private[0, V.V_EXTRA + k] = min(int(pos.hands[0, k]), int(rng.integers(1, 3)))
         pos.private[0, V.V_STAGED] = 0
-        reach = pos.reach(0)
+        reach = pos.reach(0)  # (fills pos.work with the counting cards)
+        # the kernel first asks with the card points held, an upper bound of the reach
+        pos.private[0, V.V_REACH] = V.points_of(pos.work)
+        assert pos.private[0, V.V_REACH] >= reach
+        stops_held = bool(builtin_meld_stops(sid, pos.public, pos.private[0], prm))
         pos.private[0, V.V_REACH] = reach
         n, want = pos_list(pos, reach)
         assert not want
         stops = bool(builtin_meld_stops(sid, pos.public, pos.private[0], prm))
+        assert stops or not stops_held  # monotone in the reach
+        by_points += stops_held
         i = int(heuristic_meld(pos.hands[0], pos.public, pos.private[0], pos.legal, prm, RNG))
         choice = int(pos.legal[1 + i])
         if stops:
@@ -54,7 +61,7 @@ def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
             listed += n > 1  # a list with more than STOP in it
         else:
             melded += choice != V.STOP
-    assert stopped > 50 and melded > 20, (stopped, melded)
+    assert stopped > 50 and melded > 20 and by_points > 50, (stopped, melded, by_points)
     if prm[HOLD] > 0:  # hold: it also waits with melds legal
         assert listed > 50, listed
     # random is never skipped: it may meld anything legal

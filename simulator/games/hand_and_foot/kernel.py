@@ -31,7 +31,7 @@ from simulator.games.hand_and_foot.view import (
     P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
     P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
-    VALUE, WILD_T, action, rank_meld_ok, reach, reach_lower_bound, team_base,
+    VALUE, WILD_T, action, points_of, rank_meld_ok, reach, reach_lower_bound, team_base,
 )
 from strategies.hand_and_foot import builtin_decision, builtin_meld_stops
 
@@ -962,15 +962,21 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             reach_now = 0
             if preinit and (private[seat, V_STAGED] < need or private[seat, V_STAGED] == 0):
                 _counting(seat, hands, private, work)
-                reach_now = reach(work, public, team)
-                private[seat, V_REACH] = reach_now
                 # a built-in waiting to open stops: its list (a knapsack per action) is not
                 # built. STOP is legal (nothing staged, no pile) and nothing waits for
-                # permission (not in the foot).
-                if (private[seat, V_STAGED] == 0 and not pile_turn
-                        and public[P_IN_FOOT + seat] == 0
-                        and builtin_meld_stops(sids[team], public, private[seat],
-                                               params[team])):
+                # permission (not in the foot). It waits below a reach, so the card points
+                # held (at least the reach) settle it first, without the knapsack; only the
+                # built-in sees that bound, and V_REACH is reset after the turn's melds.
+                may_skip = (private[seat, V_STAGED] == 0 and not pile_turn
+                            and public[P_IN_FOOT + seat] == 0)
+                if may_skip:
+                    private[seat, V_REACH] = points_of(work)
+                    if builtin_meld_stops(sids[team], public, private[seat], params[team]):
+                        break
+                reach_now = reach(work, public, team)
+                private[seat, V_REACH] = reach_now
+                if may_skip and builtin_meld_stops(sids[team], public, private[seat],
+                                                   params[team]):
                     break
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
