@@ -42,15 +42,13 @@ HOLD_FRAC, PILE_EVAL, PILE_WILD, PILE_JUNK, WILD_BOOKS, DISC_OPEN, DISC_MELD, GR
 
 
 @njit(cache=True, inline="always")
-def _meld_score(code, mine, public, team, params, rush, cards, keep, dirty_short):
-    if code == STOP:
-        return 0.0
-    t = code // 16
-    op = code % 16
+def _meld_score(t, op, held, n0, w0, start_nat, wild_nat, rush, cards, keep, dirty_short,
+                need_wild, dirty_need):
+    """Score of action (t, op) on a meld of n0 naturals and w0 wilds, ``held`` naturals of t
+    in hand. Scalars only: an inlined function taking arrays pays reference-count calls for
+    each, at every legal action."""
     if t == B3_T:
         return 100.0  # only offered when it takes the player out
-    base = team_base(team) + T_MELDS + 3 * t
-    need_wild = public[team_base(team) + T_WILD] < public[P_NEED_WILD]
     if cards <= 2:
         return 90.0  # every legal action that empties the hand this far is a way out or in
     if t == WILD_T:
@@ -58,18 +56,18 @@ def _meld_score(code, mine, public, team, params, rush, cards, keep, dirty_short
     if op == OP_ADD_NAT:
         return 50.0 + VALUE[t]
     if op == OP_START3:
-        return 40.0 + VALUE[t] if (mine[t] >= params[START_NAT] or rush) else -1.0
+        return 40.0 + VALUE[t] if (held >= start_nat or rush) else -1.0
     if op == OP_START2_TWO or op == OP_START2_JOKER:
-        ok = params[WILD_NAT] <= 2.0 or rush
+        ok = wild_nat <= 2.0 or rush
         if keep and dirty_short <= 0:
             ok = False  # the dirty books the team needs are already under way
         return (20.0 + (op == OP_START2_TWO)) if ok else -1.0
     if op == OP_ADD_TWO or op == OP_ADD_JOKER:
-        ok = public[base] >= params[WILD_NAT] or rush
+        ok = n0 >= wild_nat or rush
         if keep:
-            if public[base + 1] + public[base + 2] > 0:
+            if w0 > 0:
                 # a second wild: only to close a dirty book the team still needs
-                ok = ok and public[team_base(team) + T_DIRTY] < public[P_NEED_DIRTY]
+                ok = ok and dirty_need
             elif dirty_short <= 0:
                 ok = False
         return (10.0 + (op == OP_ADD_TWO)) if ok else -1.0
@@ -90,6 +88,16 @@ def dirty_shortfall(public, team):
 
 
 @njit(cache=True)
+def heuristic_waits(public, private, params):
+    """Before the team's initial meld, with nothing melded this turn: the hand cannot yet
+    meld ``hold + hold_frac * minimum`` points above the minimum. heuristic_meld then answers
+    STOP whatever else is legal."""
+    need = public[P_MIN_MELD]
+    return (private[V_REACH] >= 0 and private[V_STAGED] == 0
+            and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
+
+
+@njit(cache=True)
 def heuristic_meld(mine, public, private, legal, params, rng):
     """Greedy: the best-scoring legal action, or STOP when nothing scores above it. Before
     the team's initial meld it starts only with ``hold + hold_frac * minimum`` points to spare
@@ -98,9 +106,7 @@ def heuristic_meld(mine, public, private, legal, params, rng):
     team = private[V_TEAM]
     cards = public[P_HAND_N + private[V_SEAT]]
     rush = cards <= params[FOOT_RUSH] and private[V_IN_FOOT] == 0
-    need = public[P_MIN_MELD]
-    waiting = (private[V_REACH] >= 0 and private[V_STAGED] == 0
-               and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
+    waiting = heuristic_waits(public, private, params)
     # wilds are kept for wild melds while the team has fewer than ``wild_books`` wild books,
     # but once it has the wild books to go out and a player in the foot, they help that
     # player (or this one) out: kept, they could also leave this player stuck in the foot
@@ -109,13 +115,25 @@ def heuristic_meld(mine, public, private, legal, params, rng):
     feet = private[V_IN_FOOT] == 1 or (p >= 0 and public[P_IN_FOOT + p] == 1)
     keep = wb < params[WILD_BOOKS] and not (feet and wb >= public[P_NEED_WILD])
     dirty_short = dirty_shortfall(public, team) if keep else 0
+    tb = team_base(team)
+    need_wild = public[tb + T_WILD] < public[P_NEED_WILD]
+    dirty_need = public[tb + T_DIRTY] < public[P_NEED_DIRTY]
+    start_nat = params[START_NAT]
+    wild_nat = params[WILD_NAT]
     best = -1
     best_s = -1e18
     for i in range(legal[0]):
         code = legal[1 + i]
-        s = _meld_score(code, mine, public, team, params, rush, cards, keep, dirty_short)
-        if waiting and code != STOP:
+        if code == STOP:
+            s = 0.0
+        elif waiting:
             s = -1e9
+        else:
+            t = code // 16
+            b = tb + T_MELDS + 3 * min(t, WILD_T)
+            s = _meld_score(t, code % 16, mine[min(t, WILD_T)], public[b],
+                            public[b + 1] + public[b + 2], start_nat, wild_nat, rush, cards,
+                            keep, dirty_short, need_wild, dirty_need)
         if s > best_s:
             best_s = s
             best = i
@@ -223,6 +241,15 @@ def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
     if kind == ASK:
         return heuristic_ask(mine, public, private, legal, params, rng)
     return heuristic_grant(mine, public, private, legal, params, rng)
+
+
+@njit(cache=True)
+def builtin_meld_stops(sid, public, private, params):
+    """True when built-in ``sid`` answers STOP to any meld list that holds STOP, so the
+    kernel need not build the list (the heuristics while they wait to open). Monotone in
+    ``V_REACH``: true for a reach, it is true for every smaller one (0 or more), so the kernel
+    may ask it with an upper bound of the reach first."""
+    return sid > 0 and heuristic_waits(public, private, params)
 
 
 def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0,

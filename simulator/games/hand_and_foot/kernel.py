@@ -31,9 +31,9 @@ from simulator.games.hand_and_foot.view import (
     P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
     P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
-    VALUE, WILD_T, action, rank_meld_ok, reach, reach_lower_bound, team_base,
+    VALUE, WILD_T, action, points_of, rank_meld_ok, reach, reach_lower_bound, team_base,
 )
-from strategies.hand_and_foot import builtin_decision
+from strategies.hand_and_foot import builtin_decision, builtin_meld_stops
 
 MAX_CARDS = 54 * 12
 FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks
@@ -316,7 +316,12 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
     no_discard_out = rules[RU.R_OUT_NO_DISCARD] == 1
     n = 0
     want_perm = False
-    wilds = hands[seat, TWO] + hands[seat, JOKER]
+    # hand counts read once: stores to ``legal`` (int16, like ``hands``) would make the
+    # compiler read them again after every listed action
+    h2 = hands[seat, TWO]
+    hj = hands[seat, JOKER]
+    hb3 = hands[seat, BLACK3]
+    wilds = h2 + hj
     # before the minimum: nothing is legal when even the best plan falls short
     hopeless = preinit and staged < need and staged + reach_now < need
     for target in range(V.N_TARGETS + 1):
@@ -324,13 +329,15 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
             break
         b = tb + T_MELDS + 3 * target
         if target == B3_T:
-            if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hands[seat, BLACK3] < 3:
+            if rules[RU.R_BLACK3_OUT] == 0 or not in_foot or hb3 < 3:
                 continue
             op_lo, op_hi = OP_B3_3, OP_B3_4 + 1
             n0, t0, j0 = 0, 0, 0
+            ht = 0
         else:
             n0, t0, j0 = public[b], public[b + 1], public[b + 2]
             exists = n0 + t0 + j0 > 0
+            ht = hands[seat, target]  # (the wild meld: twos held; no op uses it there)
             # start only an absent meld, add only to an unfinished one
             if target == WILD_T:
                 if wilds == 0 or (not exists and wilds < 3):
@@ -338,17 +345,16 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                 op_lo, op_hi = (OP_ADD_TWO, OP_ADD_JOKER + 1) if exists else (OP_W300, OP_W030 + 1)
             else:
                 if exists:
-                    if hands[seat, target] == 0 and wilds == 0:
+                    if ht == 0 and wilds == 0:
                         continue
                     op_lo, op_hi = OP_ADD_NAT, OP_ADD_JOKER + 1
                 else:
-                    if hands[seat, target] < 2:
+                    if ht < 2:
                         continue
                     op_lo, op_hi = OP_START3, OP_START2_JOKER + 1
         for op in range(op_lo, op_hi):
             dn, d2, dj, db3, starts = _delta(target, op)
-            if (dn > 0 and hands[seat, target] < dn) or hands[seat, TWO] < d2 \
-                    or hands[seat, JOKER] < dj or hands[seat, BLACK3] < db3:
+            if (dn > 0 and ht < dn) or h2 < d2 or hj < dj or hb3 < db3:
                 continue
             n1, w1 = n0 + dn, t0 + j0 + d2 + dj
             if target == WILD_T:
@@ -380,9 +386,9 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
                 # still be reached?
                 gain = 0
                 if dn > 0:
-                    gain += min(dn, hands[seat, target] - private[seat, V_EXTRA + target]) * VALUE[target]
-                gain += min(d2, hands[seat, TWO] - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
-                gain += min(dj, hands[seat, JOKER] - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
+                    gain += min(dn, ht - private[seat, V_EXTRA + target]) * VALUE[target]
+                gain += min(d2, h2 - private[seat, V_EXTRA + TWO]) * VALUE[TWO]
+                gain += min(dj, hj - private[seat, V_EXTRA + JOKER]) * VALUE[JOKER]
                 if staged + gain < need and target < B3_T:
                     short = need - staged - gain
                     if _reach_after(seat, team, target, dn, d2, dj, dn, d2, dj, hands, public,
@@ -956,8 +962,22 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             reach_now = 0
             if preinit and (private[seat, V_STAGED] < need or private[seat, V_STAGED] == 0):
                 _counting(seat, hands, private, work)
+                # a built-in waiting to open stops: its list (a knapsack per action) is not
+                # built. STOP is legal (nothing staged, no pile) and nothing waits for
+                # permission (not in the foot). It waits below a reach, so the card points
+                # held (at least the reach) settle it first, without the knapsack; only the
+                # built-in sees that bound, and V_REACH is reset after the turn's melds.
+                may_skip = (private[seat, V_STAGED] == 0 and not pile_turn
+                            and public[P_IN_FOOT + seat] == 0)
+                if may_skip:
+                    private[seat, V_REACH] = points_of(work)
+                    if builtin_meld_stops(sids[team], public, private[seat], params[team]):
+                        break
                 reach_now = reach(work, public, team)
                 private[seat, V_REACH] = reach_now
+                if may_skip and builtin_meld_stops(sids[team], public, private[seat],
+                                                   params[team]):
+                    break
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
             if want:
