@@ -236,15 +236,22 @@ def can_lay_of(mine, info, rem, m1, stw, out):
 
 
 @njit(cache=True, inline="always")
-def lays_with(search, mine, c, info, work, rem, m1, stw, out):
-    """1 if the hand with one more card ``c`` can lay the contract, else 0."""
+def _found_with(search, mine, c, info, work, rem, m1, stw, out):
+    """The existence search on the hand with one more card ``c``: the points a laying found
+    leaves, or -1 when there is none."""
     if not could_join(mine, np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                       info[I_ACE_LOW] == 1):
-        return 0
+        return np.int64(-1)
     for k in range(NCODES):
         work[k] = mine[k]
     work[c] += 1
-    return 1 if _can_lay_of(search, work, info, rem, m1, stw, out) else 0
+    return search(work, info, rem, m1, stw, out, _FALSE(), _NONE())
+
+
+@njit(cache=True, inline="always")
+def lays_with(search, mine, c, info, work, rem, m1, stw, out):
+    """1 if the hand with one more card ``c`` can lay the contract, else 0."""
+    return 1 if _found_with(search, mine, c, info, work, rem, m1, stw, out) >= 0 else 0
 
 
 @njit(cache=True)
@@ -1003,9 +1010,11 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         forced = -1
         private[seat, V.V_TOP_LAYS] = -1
         tl = -1  # hand + top discard can lay, when known exactly (saves searches below)
+        tl_pen = np.int64(-1)  # then the points the laying found leaves
         if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
             tc = public[P_PILE + public[P_PILE_N] - 1]
-            tl = lays_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
+            tl_pen = _found_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
+            tl = 1 if tl_pen >= 0 else 0
             private[seat, V.V_TOP_LAYS] = tl
             # lays_with answers 0 unsearched when c joins no meld: exact unless the hand
             # itself might lay
@@ -1059,10 +1068,15 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         # forces it)
         if not down and maybe[seat]:
             pen = -1
-            if forced >= 0 or (top >= 0 and tl == 1) or (
-                    not (top >= 0 and tl == 0)
-                    and _can_lay_of(search, hands[seat], info, rem, m1, stw, lay_out)):
-                pen = _lay_of(search, hands[seat], info, rem, m1, stw, lay_out)
+            # a laying found by the existence search bounds the optimal one's points (the
+            # search then cuts from the start; the same laying is found)
+            bound = tl_pen if top >= 0 and tl == 1 else np.int64(-1)
+            able = forced >= 0 or (top >= 0 and tl == 1)
+            if not able and not (top >= 0 and tl == 0):
+                bound = search(hands[seat], info, rem, m1, stw, lay_out, _FALSE(), _NONE())
+                able = bound >= 0
+            if able:
+                pen = _lay_within(search, hands[seat], info, rem, m1, stw, lay_out, bound)
             maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
             if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
                 pen = _lay_keeping_top(search, hands[seat], top, pen, info, work, rem, m1, stw,
