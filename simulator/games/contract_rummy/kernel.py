@@ -172,10 +172,11 @@ def _left_by_suits(mine, nruns):
 def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
     ``optimize`` the laying with the fewest penalty points left (in ``out``) and that penalty,
-    else 0 at the first laying found; -1 when there is none. ``bound`` >= 0 (optimize): some
-    laying is known to leave at most that many points (search._search; -1: none known). One compiled function for both,
-    calling the search itself (not search.lay_contract_ws / can_lay_ws): every compiled level
-    above the search links and optimizes it again."""
+    else the points left by the first laying found; -1 when there is none. ``bound`` >= 0
+    (optimize): some laying is known to leave at most that many points (search._search; -1:
+    none known). One compiled function for both, calling the search itself (not
+    search.lay_contract_ws / can_lay_ws): every compiled level above the search links and
+    optimizes it again."""
     if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
                      m1):
         return np.int64(-1)
