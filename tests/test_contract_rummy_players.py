@@ -286,6 +286,61 @@ def test_deep_draw_listing_matches_one_search_per_depth(deal):
     assert listed >= 20  # the comparison met real deep draws
 
 
+@pytest.mark.parametrize("deal", range(6))
+def test_deep_draw_listing_matches_on_long_piles(deal):
+    """The listing against the plain reference on piles of 25-60 cards (a long stalled deal's),
+    where the bounded searches of the deeper depths run many times per listing."""
+    rng = random.Random(200 + deal)
+    p = Position(deal=deal)
+    size = int(p.public[V.P_DEALT])
+    deck = [c % 52 for c in range(104)] + [52, 52]
+    deep = 0
+    for _ in range(25):
+        rng.shuffle(deck)
+        pile = deck[size:size + rng.randrange(25, 61)]
+        p.hands[0] = 0
+        for c in deck[:size]:
+            p.hands[0, c] += 1
+        p.public[V.P_PILE:V.P_PILE + len(pile)] = pile
+        p.public[V.P_PILE_N] = len(pile)
+        plain = _plain(p)
+        assert _fast(p, 2) == plain, (deck[:size], pile)
+        deep += len(plain) - 2
+    assert deep >= 50
+
+
+@pytest.mark.parametrize("deal", range(6))
+def test_bounded_search_finds_the_plain_optimal_laying(deal):
+    """lay_within, given the penalty of some laying as its bound (the optimum itself, more,
+    or what the existence search's first laying leaves), finds the same laying as the
+    unbounded search; the existence search's penalty is a real laying's (never below the
+    optimum)."""
+    from simulator.games.contract_rummy import search as S
+
+    rng = random.Random(300 + deal)
+    p = Position(deal=deal, max_contract_meld=5 if deal == 3 else "none")
+    k = int(p.info[K.I_NSETS] + p.info[K.I_NRUNS])
+    deck = [c % 52 for c in range(104)] + [52, 52]
+    laid = 0
+    for _ in range(150):
+        rng.shuffle(deck)
+        hand = counts(" ".join(name(c) for c in deck[:rng.randrange(8, 60)]))
+        best = K.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out)
+        out = p.lay_out.copy()
+        found = K._search_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, False, -1)
+        assert (found >= 0) == (best >= 0), hand
+        if best < 0:
+            continue
+        laid += 1
+        assert found >= best
+        for bound in (best, best + rng.randrange(1, 30), found):
+            p.lay_out[:] = -7
+            assert K.lay_within(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, bound) == best
+            assert (p.lay_out[:k] == out[:k]).all(), (hand, bound)
+        assert S.penalty_of(hand[:52].reshape(4, 13), hand[52]) >= best
+    assert laid >= 40
+
+
 def test_going_out_card_count_check_agrees_with_the_search():
     """kernel._search_of refuses, going out, a hand with more cards than the melds can hold plus
     one; the search itself (search.lay_contract, no such check) agrees on hands around that

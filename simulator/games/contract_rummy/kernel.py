@@ -35,7 +35,7 @@ from simulator.games.contract_rummy import outcomes as O
 from simulator.games.contract_rummy import rules as RU
 from simulator.games.contract_rummy import view as V
 from simulator.games.contract_rummy.search import (
-    _FALSE, _TRUE, _ZERO, MELD_W, _search, _sizes, is_valid_meld,
+    _FALSE, _NONE, _TRUE, _ZERO, MELD_W, _search, _sizes, is_valid_meld,
 )
 from simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DISCARD, DRAW, JOKER, LAY, LAYOFF, LEGAL_LEN, M_CARDS, M_JOK,
@@ -131,7 +131,8 @@ def _decide(kind, smap, fns, seat, hands, public, private, legal, params, rngs):
 
 I64_1D = types.int64[::1]
 I64_2D = types.int64[:, ::1]
-SEARCH_SIG = types.int64(I64_1D, I64_1D, I64_2D, I64_1D, I64_2D, I64_2D, types.boolean)
+SEARCH_SIG = types.int64(I64_1D, I64_1D, I64_2D, I64_1D, I64_2D, I64_2D, types.boolean,
+                         types.int64)
 
 
 @njit(cache=True, inline="always")
@@ -168,12 +169,14 @@ def _left_by_suits(mine, nruns):
 
 
 @njit(cache=True)  # compiled by the Kernel, for SEARCH_SIG
-def _search_of(mine, info, rem, m1, stw, out, optimize):
+def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
     ``optimize`` the laying with the fewest penalty points left (in ``out``) and that penalty,
-    else 0 at the first laying found; -1 when there is none. One compiled function for both,
-    calling the search itself (not search.lay_contract_ws / can_lay_ws): every compiled level
-    above the search links and optimizes it again."""
+    else the points left by the first laying found; -1 when there is none. ``bound`` >= 0
+    (optimize): some laying is known to leave at most that many points (search._search; -1:
+    none known). One compiled function for both, calling the search itself (not
+    search.lay_contract_ws / can_lay_ws): every compiled level above the search links and
+    optimizes it again."""
     if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
                      m1):
         return np.int64(-1)
@@ -192,7 +195,7 @@ def _search_of(mine, info, rem, m1, stw, out, optimize):
             return np.int64(-1)
     return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
                    smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
-                   info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO())
+                   info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO(), bound)
 
 
 # The helpers below that search take ``search``: _search_of itself (the plain names, as the
@@ -203,12 +206,19 @@ def _search_of(mine, info, rem, m1, stw, out, optimize):
 @njit(cache=True, inline="always")
 def _lay_of(search, mine, info, rem, m1, stw, out):
     """search.lay_contract on a hand (int64[53]): penalty left, or -1; melds in ``out``."""
-    return search(mine, info, rem, m1, stw, out, _TRUE())
+    return search(mine, info, rem, m1, stw, out, _TRUE(), _NONE())
+
+
+@njit(cache=True, inline="always")
+def _lay_within(search, mine, info, rem, m1, stw, out, bound):
+    """_lay_of when some laying is known to leave at most ``bound`` points (-1: unknown):
+    the same answer, found faster."""
+    return search(mine, info, rem, m1, stw, out, _TRUE(), bound)
 
 
 @njit(cache=True, inline="always")
 def _can_lay_of(search, mine, info, rem, m1, stw, out):
-    return search(mine, info, rem, m1, stw, out, _FALSE()) >= 0
+    return search(mine, info, rem, m1, stw, out, _FALSE(), _NONE()) >= 0
 
 
 @njit(cache=True, inline="always")
@@ -217,20 +227,32 @@ def lay_of(mine, info, rem, m1, stw, out):
 
 
 @njit(cache=True, inline="always")
+def lay_within(mine, info, rem, m1, stw, out, bound):
+    return _lay_within(_search_of, mine, info, rem, m1, stw, out, bound)
+
+
+@njit(cache=True, inline="always")
 def can_lay_of(mine, info, rem, m1, stw, out):
     return _can_lay_of(_search_of, mine, info, rem, m1, stw, out)
 
 
 @njit(cache=True, inline="always")
-def lays_with(search, mine, c, info, work, rem, m1, stw, out):
-    """1 if the hand with one more card ``c`` can lay the contract, else 0."""
+def _found_with(search, mine, c, info, work, rem, m1, stw, out):
+    """The existence search on the hand with one more card ``c``: the points a laying found
+    leaves, or -1 when there is none."""
     if not could_join(mine, np.int64(c), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                       info[I_ACE_LOW] == 1):
-        return 0
+        return np.int64(-1)
     for k in range(NCODES):
         work[k] = mine[k]
     work[c] += 1
-    return 1 if _can_lay_of(search, work, info, rem, m1, stw, out) else 0
+    return search(work, info, rem, m1, stw, out, _FALSE(), _NONE())
+
+
+@njit(cache=True, inline="always")
+def lays_with(search, mine, c, info, work, rem, m1, stw, out):
+    """1 if the hand with one more card ``c`` can lay the contract, else 0."""
+    return 1 if _found_with(search, mine, c, info, work, rem, m1, stw, out) >= 0 else 0
 
 
 @njit(cache=True)
@@ -506,12 +528,14 @@ def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1
 
 @njit(cache=True, inline="always")
 def _able_from(search, seat, i, hands, public, work, info, lay_out, rem, m1, stw):
-    """Can hand + pile[i:] lay the contract?"""
+    """Can hand + pile[i:] lay the contract? The penalty points a laying found leaves (an
+    upper bound of the fewest; existence search), or -1 when none. Leaves hand + pile[i:] in
+    ``work``."""
     for k in range(NCODES):
         work[k] = hands[seat, k]
     for j in range(i, public[P_PILE_N]):
         work[public[P_PILE + j]] += 1
-    return _can_lay_of(search, work, info, rem, m1, stw, lay_out)
+    return search(work, info, rem, m1, stw, lay_out, _FALSE(), _NONE())
 
 
 @njit(cache=True, inline="always")
@@ -526,29 +550,43 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
     the top, after the check of the whole pile the kernel has always made."""
     pn = public[P_PILE_N]
     go_out = info[I_GO_OUT] == 1
+    if go_out:
+        # melds that must take all cards but one hold too few for hand + the whole pile: no
+        # laying (the search's own first check, without filling ``work``)
+        smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN], False)
+        if public[P_HAND_N + seat] + pn > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1:
+            return n
     # no laying with hand + pile[low:], none from a part of it (going out: the whole pile)
-    if not _able_from(search, seat, 0 if go_out else low, hands, public, work, info, lay_out,
-                      rem, m1, stw):
+    first_pen = _able_from(search, seat, 0 if go_out else low, hands, public, work, info,
+                           lay_out, rem, m1, stw)
+    if first_pen < 0:
         return n
     kmeld = info[I_NSETS] + info[I_NRUNS]
     if go_out:
         first = pn - 1
-        while first > low and not _able_from(search, seat, first, hands, public, work, info,
-                                             lay_out, rem, m1, stw):
+        while first > low and _able_from(search, seat, first, hands, public, work, info,
+                                         lay_out, rem, m1, stw) < 0:
             first -= 1
-        if first == low and low > 0 and not _able_from(search, seat, low, hands, public, work,
-                                                       info, lay_out, rem, m1, stw):
+        if first == low and low > 0 and _able_from(search, seat, low, hands, public, work,
+                                                   info, lay_out, rem, m1, stw) < 0:
             return n
-    elif top_lays == 1 or (top_lays < 0 and _able_from(search, seat, pn - 1, hands, public,
-                                                       work, info, lay_out, rem, m1, stw)):
+    elif top_lays == 1:
         first = pn - 1
+        first_pen = -1  # not searched
     else:
         lo = low  # able
         hi = pn - 1  # not able
+        top_pen = _able_from(search, seat, pn - 1, hands, public, work, info, lay_out, rem, m1,
+                             stw) if top_lays < 0 else np.int64(-1)
+        if top_pen >= 0:
+            lo = pn - 1
+            first_pen = top_pen
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if _able_from(search, seat, mid, hands, public, work, info, lay_out, rem, m1, stw):
+            p = _able_from(search, seat, mid, hands, public, work, info, lay_out, rem, m1, stw)
+            if p >= 0:
                 lo = mid
+                first_pen = p
             else:
                 hi = mid
         first = lo
@@ -556,16 +594,21 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
         n = _push(legal, n, D_DEEP + first)
         if deep == 1:
             return n
-    # hand + pile[first:], then one card more per depth
+    # hand + pile[first:], then one card more per depth. Without going out, a laying of the
+    # depth above (the new card left in hand) bounds the penalty of this depth's best laying,
+    # so the search cuts early (the same laying is found): the one the existence search found
+    # at ``first``, then the optimal one of each depth.
     for k in range(NCODES):
         work[k] = hands[seat, k]
     for j in range(first, pn):
         work[public[P_PILE + j]] += 1
+    pen = np.int64(-1) if go_out else first_pen
     for i in range(first - 1, low - 1, -1):
         c = public[P_PILE + i]
         work[c] += 1
-        if _lay_of(search, work, info, rem, m1, stw, lay_out) >= 0 and layout_has(
-                lay_out, kmeld, c):
+        bound = pen + V.PENALTY[c] if pen >= 0 and not go_out else np.int64(-1)
+        pen = _lay_within(search, work, info, rem, m1, stw, lay_out, bound)
+        if pen >= 0 and layout_has(lay_out, kmeld, c):
             n = _push(legal, n, D_DEEP + i)
             if deep == 1:
                 break
@@ -587,7 +630,7 @@ def list_draws_plain(seat, hands, public, legal, work, info, lay_out, rem, m1, s
                     False, np.int64(0), np.int64(0), np.int64(-1))  # the stock and the top
     pn = public[P_PILE_N]
     if pn >= 2 and _able_from(_search_of, seat, 0, hands, public, work, info, lay_out, rem, m1,
-                              stw):
+                              stw) >= 0:
         kmeld = info[I_NSETS] + info[I_NRUNS]
         for i in range(pn - 2, -1, -1):
             _able_from(_search_of, seat, i, hands, public, work, info, lay_out, rem, m1, stw)
@@ -968,9 +1011,11 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         forced = -1
         private[seat, V.V_TOP_LAYS] = -1
         tl = -1  # hand + top discard can lay, when known exactly (saves searches below)
+        tl_pen = np.int64(-1)  # then the points the laying found leaves
         if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
             tc = public[P_PILE + public[P_PILE_N] - 1]
-            tl = lays_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
+            tl_pen = _found_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
+            tl = 1 if tl_pen >= 0 else 0
             private[seat, V.V_TOP_LAYS] = tl
             # lays_with answers 0 unsearched when c joins no meld: exact unless the hand
             # itself might lay
@@ -1024,10 +1069,15 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         # forces it)
         if not down and maybe[seat]:
             pen = -1
-            if forced >= 0 or (top >= 0 and tl == 1) or (
-                    not (top >= 0 and tl == 0)
-                    and _can_lay_of(search, hands[seat], info, rem, m1, stw, lay_out)):
-                pen = _lay_of(search, hands[seat], info, rem, m1, stw, lay_out)
+            # a laying found by the existence search bounds the optimal one's points (the
+            # search then cuts from the start; the same laying is found)
+            bound = tl_pen if top >= 0 and tl == 1 else np.int64(-1)
+            able = forced >= 0 or (top >= 0 and tl == 1)
+            if not able and not (top >= 0 and tl == 0):
+                bound = search(hands[seat], info, rem, m1, stw, lay_out, _FALSE(), _NONE())
+                able = bound >= 0
+            if able:
+                pen = _lay_within(search, hands[seat], info, rem, m1, stw, lay_out, bound)
             maybe[seat] = pen >= 0  # discarding never makes a hand able to lay
             if pen >= 0 and top >= 0:  # never leave only the taken top discard in hand
                 pen = _lay_keeping_top(search, hands[seat], top, pen, info, work, rem, m1, stw,

@@ -38,6 +38,11 @@ def _ZERO():
 
 
 @njit(cache=True, inline="always")
+def _NONE():
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
 def _pc(x):
     return np.int64(popcount(uint64(x)))
 
@@ -275,13 +280,17 @@ def _dearest(rem, jrem, cap):
 
 @njit(cache=True)
 def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
-            go_out, optimize, out, rem, m1, st, tok, maxc):
+            go_out, optimize, out, rem, m1, st, tok, maxc, bound):
     """DFS over melds in a canonical order (sets, then runs, each level >= the one before).
 
-    Existence (optimize False): returns 0 at the first laying, else -1. Optimize: the least
+    Existence (optimize False): returns at the first laying the penalty points it leaves (0
+    with ``tok``), else -1. Optimize: the least
     (penalty left, jokers used, cards used) over all layings, written to ``out``.
     ``rem`` (4, 13), ``m1`` (4,), ``st`` (n, 3) are work arrays. ``tok``: the hand has one
     more card that may be any card held fewer than ``maxc`` times (existence only).
+    ``bound`` >= 0 (optimize): the caller knows a laying that leaves at most that many penalty
+    points, so the cut below applies from the start rather than from the first laying found;
+    it cuts only layings that leave more than the best, so the answer is the same (-1: none).
     """
     n = n_sets + n_runs
     total_pen = 0
@@ -324,7 +333,7 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
                 ok = False
             if ok:
                 if not optimize:
-                    return 0
+                    return pen if not tok else 0  # the points this laying leaves
                 ju = jokers - jrem
                 if (best < 0 or pen < best or (pen == best and (ju < best_j or (
                         ju == best_j and -cards < best_c)))):
@@ -412,14 +421,15 @@ def _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_d
         pen -= pv + JOKER_PENALTY * (nj - t)
         lvl += 1
         fresh = True
-        if go_out or (optimize and best >= 0):
+        lim = bound if best < 0 or (0 <= bound < best) else best
+        if go_out or (optimize and lim >= 0):
             cap = 0  # most cards the melds still to come can take
             for i in range(lvl, n):
                 cap += smax if i < n_sets else rmax
             # going out: they must take all but one card; optimizing: even taking the
-            # dearest cards left they must beat the best laying so far
+            # dearest cards left they must beat the best laying so far (or the bound)
             if (go_out and cards - cap > 1) or (
-                    optimize and best >= 0 and pen - _dearest(rem, jrem, cap) > best):
+                    optimize and lim >= 0 and pen - _dearest(rem, jrem, cap) > lim):
                 lvl -= 1  # take it back and try the next candidate
                 fresh = False
     return best
@@ -468,7 +478,8 @@ def lay_contract_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, run
     """``lay_contract`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3))."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, False)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, _TRUE(), out, rem, m1, st, _FALSE(), _ZERO())
+                   runs_distinct, go_out, _TRUE(), out, rem, m1, st, _FALSE(), _ZERO(),
+                   _NONE())
 
 
 @njit(cache=True)
@@ -477,7 +488,8 @@ def can_lay_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_dis
     """``can_lay`` with caller-owned work arrays (rem (4,13), m1 (4,), st (n,3), out (n,4))."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO()) >= 0
+                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO(),
+                   _NONE()) >= 0
 
 
 @njit(cache=True, inline="always")
@@ -488,7 +500,8 @@ def can_lay(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_distin
     rem, m1, st, out = _work(n_sets, n_runs)
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     return _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low,
-                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO()) >= 0
+                   runs_distinct, go_out, _FALSE(), out, rem, m1, st, _FALSE(), _ZERO(),
+                   _NONE()) >= 0
 
 
 @njit(cache=True)
@@ -497,7 +510,8 @@ def one_away_ws(cnt, jokers, n_sets, n_runs, min_run, max_meld, ace_low, runs_di
     """``one_card_away`` with caller-owned work arrays (as ``can_lay_ws``)."""
     smin, smax, rmin, rmax = _sizes(max_meld, min_run, not go_out)
     if _search(cnt, jokers, n_sets, n_runs, smin, smax, rmin, rmax, ace_low, runs_distinct,
-               go_out, _FALSE(), out, rem, m1, st, _TRUE(), np.int64(max_copies)) >= 0:
+               go_out, _FALSE(), out, rem, m1, st, _TRUE(), np.int64(max_copies),
+               _NONE()) >= 0:
         return True
     # a joker may do where no natural can (a card held max_copies times)
     if max_jokers < 0 or jokers < max_jokers:
