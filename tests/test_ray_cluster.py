@@ -159,7 +159,9 @@ def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
 
 def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
     c, _ = cluster
-    args = ["run", "contract-rummy", "--games", 240, "--chunk-size", 20, "--seed", 8]
+    # 20 chunks of a few tenths of a second each: the run cannot end between two looks at
+    # its chunks (240 games once did, after the players got faster)
+    args = ["run", "contract-rummy", "--games", 6000, "--chunk-size", 300, "--seed", 8]
     assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
     on_ray = ["--backend", "ray", "--address", c.address, "--quiet"]
     proc = start(*args, *on_ray, "--out", tmp_path / "ray")
@@ -167,7 +169,7 @@ def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not (tmp_path / "ray" / "run.json").exists()  # nothing that looks finished
-    left = 12 - chunks_done(tmp_path / "ray")
+    left = 20 - chunks_done(tmp_path / "ray")
     assert left > 0
     p = cardsim(*args, *on_ray, "--resume", tmp_path / "ray")
     assert p.returncode == 0, p.stderr
@@ -205,7 +207,7 @@ def test_a_node_joining_late_gets_work(tmp_path):
     try:
         # about ten seconds of work on one CPU: the late node's raylet and first worker
         # take a few seconds to start
-        args = ["run", "contract-rummy", "--games", 4000, "--chunk-size", 100, "--seed", 10]
+        args = ["run", "contract-rummy", "--games", 12_000, "--chunk-size", 300, "--seed", 10]
         proc = start(*args, "--backend", "ray", "--address", c.address, "--quiet", "--out",
                      tmp_path / "ray")
         wait_for_chunks(tmp_path / "ray", proc, 1)
