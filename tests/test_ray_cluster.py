@@ -3,7 +3,7 @@ each a raylet of its own with its own CPUs, on this machine). Every game's run, 
 sweep give the local tables; a node removed mid-run costs nothing but a retry (run.json says
 which chunks); a driver killed mid-run resumes on the cluster; a node running other code is
 refused by name; a node that joins late gets work. Kept small: the whole file is CI's short
-version (about a minute and a half on 2 cores)."""
+version (118 s alone on 2 cores, one xdist worker in CI)."""
 import json
 import os
 import shutil
