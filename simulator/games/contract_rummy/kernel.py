@@ -168,6 +168,14 @@ def _left_by_suits(mine, nruns):
     return a + b + c
 
 
+@njit(cache=True, inline="always")
+def _too_many_to_go_out(ncards, info):
+    """Going out, the melds must take all cards but one: a hand of more cards than they can
+    hold, plus one, never lays."""
+    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN], False)
+    return ncards > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1
+
+
 @njit(cache=True)  # compiled by the Kernel, for SEARCH_SIG
 def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     """The contract search on a hand (int64[53]) under the deal's rules ``info``: with
@@ -183,13 +191,12 @@ def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
                                     not optimize and info[I_GO_OUT] != 1)
     if info[I_GO_OUT] == 1:
-        # going out, the melds must take all cards but one: more than they can hold never lay
-        # (the search itself only finds that out below its first meld: deep-draw listing asks
-        # it of the hand plus the whole pile)
+        # checked here: the search itself only finds it out below its first meld, and the
+        # deep-draw listing asks it of the hand plus the whole pile
         n = np.int64(0)
         for k in range(NCODES):
             n += mine[k]
-        if n > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1:
+        if _too_many_to_go_out(n, info):
             return np.int64(-1)
         if info[I_NSETS] == 0 and _left_by_suits(mine, info[I_NRUNS]) > 1:
             return np.int64(-1)
@@ -551,10 +558,8 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
     pn = public[P_PILE_N]
     go_out = info[I_GO_OUT] == 1
     if go_out:
-        # melds that must take all cards but one hold too few for hand + the whole pile: no
-        # laying (the search's own first check, without filling ``work``)
-        smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN], False)
-        if public[P_HAND_N + seat] + pn > info[I_NSETS] * smax + info[I_NRUNS] * rmax + 1:
+        # hand + the whole pile: _search_of's first check, without filling ``work``
+        if _too_many_to_go_out(public[P_HAND_N + seat] + pn, info):
             return n
     # no laying with hand + pile[low:], none from a part of it (going out: the whole pile)
     first_pen = _able_from(search, seat, 0 if go_out else low, hands, public, work, info,
