@@ -185,14 +185,9 @@ def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     none known). One compiled function for both, calling the search itself (not
     search.lay_contract_ws / can_lay_ws): every compiled level above the search links and
     optimizes it again."""
-    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
-                     m1):
-        return np.int64(-1)
-    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
-                                    not optimize and info[I_GO_OUT] != 1)
     if info[I_GO_OUT] == 1:
         # checked here: the search itself only finds it out below its first meld, and the
-        # deep-draw listing asks it of the hand plus the whole pile
+        # deep-draw listing asks it of the hand plus the whole pile (before could_lay: cheaper)
         n = np.int64(0)
         for k in range(NCODES):
             n += mine[k]
@@ -200,6 +195,11 @@ def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
             return np.int64(-1)
         if info[I_NSETS] == 0 and _left_by_suits(mine, info[I_NRUNS]) > 1:
             return np.int64(-1)
+    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
+                     m1):
+        return np.int64(-1)
+    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
+                                    not optimize and info[I_GO_OUT] != 1)
     return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
                    smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
                    info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO(), bound)
