@@ -245,6 +245,24 @@ def _planted(rng, nsets, nruns, size, go_out):
     return hand[:size], pile
 
 
+def _hand_and_pile(rng, p, deck, k, longest, go_out):
+    """Seat 0's hand and the pile of test case ``k`` put into ``p``: dealt from the shuffled
+    ``deck`` (odd k, a pile of 2 to ``longest`` - 1 cards) or planted (even k)."""
+    size = int(p.public[V.P_DEALT])
+    if k % 2:
+        rng.shuffle(deck)
+        cards, pile = deck[:size], deck[size:size + rng.randrange(2, longest)]
+    else:
+        cards, pile = _planted(rng, int(p.public[V.P_NSETS]), int(p.public[V.P_NRUNS]), size,
+                               go_out)
+    p.hands[0] = 0
+    for c in cards:
+        p.hands[0, c] += 1
+    p.public[V.P_PILE:V.P_PILE + len(pile)] = pile
+    p.public[V.P_PILE_N] = len(pile)
+    return cards, pile
+
+
 @pytest.mark.parametrize("deal", range(7))
 def test_deep_draw_listing_matches_one_search_per_depth(deal):
     """Bisection for the first depth that lays, then the optimal laying per deeper card: the
@@ -252,24 +270,13 @@ def test_deep_draw_listing_matches_one_search_per_depth(deal):
     hands planted one or two cards short of the contract; the shallowest alone for deep=1."""
     rng = random.Random(100 + deal)
     p = Position(deal=deal, last_deal_all_at_once=True)
-    size = int(p.public[V.P_DEALT])
-    nsets, nruns = int(p.public[V.P_NSETS]), int(p.public[V.P_NRUNS])
     go_out = p.public[V.P_ALL_AT_ONCE] == 1
     deck = [c % 52 for c in range(104)] + [52, 52]
     listed = 0
     for k in range(300):
-        if k % 2:
-            rng.shuffle(deck)
-            cards, pile = deck[:size], deck[size:size + rng.randrange(2, 40)]
-        else:
-            cards, pile = _planted(rng, nsets, nruns, size, go_out)
+        cards, pile = _hand_and_pile(rng, p, deck, k, 40, go_out)
         if len(pile) < 2:
             continue
-        p.hands[0] = 0
-        for c in cards:
-            p.hands[0, c] += 1
-        p.public[V.P_PILE:V.P_PILE + len(pile)] = pile
-        p.public[V.P_PILE_N] = len(pile)
         plain = _plain(p)
         assert _fast(p, 2) == plain, (cards, pile)
         assert _fast(p, 1) == plain[:3], (cards, pile)
@@ -406,3 +413,26 @@ def test_going_out_suit_count_check_agrees_with_the_search():
             refused += K._left_by_suits(hand, nruns) > 1
             laid += plain >= 0
         assert refused > 50 and laid > 20  # both sides met
+
+
+@pytest.mark.parametrize("rules", [
+    {"min_run": 3}, {"max_contract_meld": "none"}, {"ace_low": False},
+    {"runs_distinct_suits": True, "min_run": 3}, {"players": 2}, {"min_run": 5}])
+def test_deep_draw_walk_matches_one_search_per_depth_under_other_rules(rules):
+    """Every deep draw (deep=2, as random and plug-ins get them) walks up the pile: the
+    optimal laying of hand + pile[i:] stays the optimal laying of the depths above i up to the
+    deepest pile card it needs, so one search answers all of them. Against the plain
+    reference, on random and planted hands and piles, every deal but the all-at-once one."""
+    rng = random.Random(300 + len(str(rules)))
+    listed = 0
+    for deal in range(6):
+        p = Position(deal=deal, **rules)
+        deck = [c % 52 for c in range(52 * p.rules_dict["decks"])] + [52] * p.rules_dict["jokers"]
+        for k in range(150):
+            cards, pile = _hand_and_pile(rng, p, deck, k, 30, False)
+            if len(pile) < 2:
+                continue
+            plain = _plain(p)
+            assert _fast(p, 2) == plain, (rules, deal, cards, pile)
+            listed += len(plain) - 2
+    assert listed >= 40

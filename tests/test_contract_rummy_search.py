@@ -355,3 +355,70 @@ def test_completing_cards_and_one_card_away_match_can_lay():
         assert S.one_card_away(cnt, j, *args, decks, 2) == (k > 0), (cnt, j, args)
         near += k > 0 and not S.can_lay(cnt, j, *args)
     assert near > 200
+
+
+def _can_lay_counts(h, ns, nr, min_run, ace_low, max_meld=4):
+    return S.can_lay(h[:52].reshape((4, 13)).copy(), int(h[52]), ns, nr, min_run, max_meld,
+                     ace_low, False, False)
+
+
+def test_could_lay_refuses_what_the_old_joker_bound_let_through():
+    """Sets of one rank share its suits: k sets of a rank hold at most min(held, k) cards of
+    each suit (the bound once charged each further set of a rank only 3 - suits held)."""
+    from simulator.games.contract_rummy import view as V
+    best = np.zeros(4, np.int64)
+
+    def cl(text, ns, nr=0):
+        cnt, j = hand(text)
+        h = np.zeros(53, np.int64)
+        h[:52] = cnt.reshape(-1)
+        h[52] = j
+        return V.could_lay(h, ns, nr, 4, True, best), _can_lay_counts(h, ns, nr, 4, True)
+
+    # four fives give one set and a lone five (two jokers short of a second set)
+    assert cl("5S 5H 5D 5C 9S 9H JK", 3) == (False, False)
+    assert cl("5S 5H 5D 5C 9S 9H JK JK JK", 3) == (True, True)
+    # two sets of fives from 5S 5S 5H 5D 5C: S H D and S C + a joker
+    assert cl("5S 5S 5H 5D 5C", 2) == (False, False)
+    assert cl("5S 5S 5H 5D 5C JK", 2) == (True, True)
+    # a set and a run may not count the same joker twice
+    assert cl("5S 5H 6D 7D 8D 9C", 1, 1) == (False, False)
+    assert cl("5S 5H 6D 7D 8D 9C JK JK", 1, 1) == (True, True)
+
+
+@pytest.mark.parametrize("min_run,ace_low", [(4, True), (3, True), (4, False), (5, True)])
+def test_could_lay_never_refuses_a_hand_that_lays(min_run, ace_low):
+    """The quick joker bound before every contract search (view.could_lay) against the plain
+    search, contract by contract, on random hands of 10-30 cards from two decks and two
+    jokers (a hand plus a discard pile) and on hands planted up to two cards short of the
+    contract; it must refuse no hand that lays, and most that do not."""
+    from simulator.games.contract_rummy import view as V
+    rng = random.Random(min_run * 10 + ace_low)
+    deck = [c % 52 for c in range(104)] + [52, 52]
+    best = np.zeros(4, np.int64)
+    for ns, nr in DEFAULT_CONTRACTS + [(4, 0), (0, 4), (2, 2)]:
+        lays = cannot = refused = 0
+        for k in range(300):
+            rng.shuffle(deck)
+            cards = deck[:rng.randrange(10, 31)]
+            if k % 2 == 0:  # planted: the contract's melds (no jokers) less 0-2 cards
+                cards = []
+                for r in rng.sample(range(13), ns):
+                    cards += [s * 13 + r for s in rng.sample(range(4), 3)]
+                for _ in range(nr):
+                    s, lo = rng.randrange(4), rng.randrange(0, 14 - min_run)
+                    cards += [s * 13 + lo + i for i in range(min_run)]
+                rng.shuffle(cards)
+                cards = cards[rng.randrange(0, 3):] + deck[:rng.randrange(0, 8)]
+            h = np.zeros(53, np.int64)
+            for c in cards:
+                h[c] += 1
+            can = _can_lay_counts(h, ns, nr, min_run, ace_low, max(4, min_run))
+            quick = V.could_lay(h, ns, nr, min_run, ace_low, best)
+            assert quick or not can, (ns, nr, sorted(cards))
+            lays += can
+            cannot += not can
+            refused += not quick
+        assert lays >= 20 and cannot >= 20, (ns, nr, lays, cannot)
+        # it must matter: most hands that cannot lay never reach the search
+        assert refused >= 0.5 * cannot, (ns, nr, refused, cannot)

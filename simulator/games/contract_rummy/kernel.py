@@ -185,14 +185,9 @@ def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
     none known). One compiled function for both, calling the search itself (not
     search.lay_contract_ws / can_lay_ws): every compiled level above the search links and
     optimizes it again."""
-    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
-                     m1):
-        return np.int64(-1)
-    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
-                                    not optimize and info[I_GO_OUT] != 1)
     if info[I_GO_OUT] == 1:
         # checked here: the search itself only finds it out below its first meld, and the
-        # deep-draw listing asks it of the hand plus the whole pile
+        # deep-draw listing asks it of the hand plus the whole pile (before could_lay: cheaper)
         n = np.int64(0)
         for k in range(NCODES):
             n += mine[k]
@@ -200,6 +195,11 @@ def _search_of(mine, info, rem, m1, stw, out, optimize, bound):
             return np.int64(-1)
         if info[I_NSETS] == 0 and _left_by_suits(mine, info[I_NRUNS]) > 1:
             return np.int64(-1)
+    if not could_lay(mine, info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN], info[I_ACE_LOW] == 1,
+                     m1):
+        return np.int64(-1)
+    smin, smax, rmin, rmax = _sizes(info[I_MAX_MELD], info[I_MIN_RUN],
+                                    not optimize and info[I_GO_OUT] != 1)
     return _search(mine[:52].reshape((4, 13)), mine[JOKER], info[I_NSETS], info[I_NRUNS], smin,
                    smax, rmin, rmax, info[I_ACE_LOW] == 1, info[I_DISTINCT] == 1,
                    info[I_GO_OUT] == 1, optimize, out, rem, m1, stw, _FALSE(), _ZERO(), bound)
@@ -546,6 +546,108 @@ def _able_from(search, seat, i, hands, public, work, info, lay_out, rem, m1, stw
 
 
 @njit(cache=True, inline="always")
+def _stack_layout(stw, nsets, kmeld, out):
+    """The laying an existence search stopped at (its stack ``stw``) as meld records."""
+    for q in range(kmeld):
+        out[q, 1] = stw[q, 0]
+        if q < nsets:
+            out[q, 0] = SET
+            out[q, 2] = stw[q, 1]
+            out[q, 3] = (1 << stw[q, 2]) - 1  # only the number of jokers matters here
+        else:
+            out[q, 0] = RUN
+            bb = stw[q, 1]
+            out[q, 2] = (((1 << (bb & 15)) - 1) << (bb >> 4)) & ~stw[q, 2]
+            out[q, 3] = stw[q, 2]
+
+
+@njit(cache=True, inline="always")
+def _needed_from(out, kmeld, hand, public, i):
+    """The deepest pile index the laying in ``out`` (of hand + pile[i:]) needs, taking the
+    pile's copies of a card from the top down: the laying is one of hand + pile[j:] for every
+    j from i up to that index (the pile size when it needs no pile card)."""
+    pn = public[P_PILE_N]
+    nj = 0
+    for q in range(kmeld):
+        nj += popcount(np.uint64(out[q, 3]))
+    for j in range(i, pn):
+        c = public[P_PILE + j]
+        u = nj  # copies of c the laying melds (each meld holds at most one)
+        if c != JOKER:
+            u = 0
+            s = c // 13
+            r = c % 13
+            for q in range(kmeld):
+                if out[q, 0] == SET:
+                    if out[q, 1] == r and (out[q, 2] >> s) & 1:
+                        u += 1
+                elif out[q, 1] == s:
+                    if (out[q, 2] >> (r + 1)) & 1 or (r == 12 and out[q, 2] & 1):
+                        u += 1
+        u -= hand[c]
+        if u > 0:
+            k = 0  # copies of c from here to the top: pile[j] is needed when all of them are
+            for t in range(j, pn):
+                k += public[P_PILE + t] == c
+            if k <= u:
+                return j
+    return pn
+
+
+@njit(cache=True, inline="always")
+def _walk_depths(search, seat, hands, public, legal, n, work, info, lay_out, rem, m1, stw,
+                 low, pen):
+    """Every legal deep draw before the contract (not going out), from depth ``low`` (where
+    hand + pile[low:], in ``work``, lays: the existence search left ``pen`` and its laying in
+    ``stw``) up. The optimal laying L of hand + pile[i:] is also the optimal laying of hand +
+    pile[j:] for every depth j from i up to the deepest pile card L needs (fewer cards: L is
+    still there, and no laying the smaller hand has can beat it), so one search answers a run
+    of depths; the next run starts above it. The walk ends at the shallowest depth that lays
+    (``first`` of _deep_before_contract), legal whatever the laying."""
+    pn = public[P_PILE_N]
+    kmeld = info[I_NSETS] + info[I_NRUNS]
+    nsets = info[I_NSETS]
+    hand = hands[seat]
+    n0 = n
+    i = low
+    while i < pn - 1:  # the top discard is no deep draw
+        _stack_layout(stw, nsets, kmeld, lay_out)
+        if _needed_from(lay_out, kmeld, hand, public, i) == i:
+            # pile[i] may be the shallowest card that lays: then no optimal search is needed
+            c = public[P_PILE + i]
+            work[c] -= 1
+            up = search(work, info, rem, m1, stw, lay_out, _FALSE(), _NONE())
+            work[c] += 1
+            if up < 0:
+                n = _push(legal, n, D_DEEP + i)
+                break
+        # the existence search's laying bounds the optimal one's points (same laying found)
+        pen = _lay_within(search, work, info, rem, m1, stw, lay_out, pen)
+        m = min(_needed_from(lay_out, kmeld, hand, public, i), pn - 1)
+        for j in range(i, m + 1):
+            if j < pn - 1 and layout_has(lay_out, kmeld, np.int64(public[P_PILE + j])):
+                n = _push(legal, n, D_DEEP + j)
+        if m == pn - 1:
+            break
+        for j in range(i, m + 1):
+            work[public[P_PILE + j]] -= 1
+        i = m + 1
+        pen = search(work, info, rem, m1, stw, lay_out, _FALSE(), _NONE())
+        if pen < 0:
+            break
+    # pushed from the deepest up: the list goes from the top down
+    a = n0 + 1
+    b = n
+    while a < b:
+        t = legal[a]
+        legal[a] = legal[b]
+        legal[b] = t
+        a += 1
+        b -= 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay_out, rem, m1,
                           stw, deep, low, top_lays):
     """The deep draws of a player whose contract is not down (see _list_draws), from depth
@@ -567,6 +669,9 @@ def _deep_before_contract(search, seat, hands, public, legal, n, work, info, lay
     if first_pen < 0:
         return n
     kmeld = info[I_NSETS] + info[I_NRUNS]
+    if deep == 2 and not go_out:
+        return _walk_depths(search, seat, hands, public, legal, n, work, info, lay_out, rem, m1,
+                            stw, low, first_pen)
     if go_out:
         first = pn - 1
         while first > low and _able_from(search, seat, first, hands, public, work, info,

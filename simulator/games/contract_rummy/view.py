@@ -47,9 +47,9 @@ It returns the index (0..n-1) of its choice. Decisions and their codes:
 Other hands and the stock order never reach a strategy.
 """
 import numpy as np
-from numba import njit, types
+from numba import njit, types, uint64
 
-from simulator.bits import ctz, top_bit
+from simulator.bits import ctz, popcount, top_bit
 from simulator.games.contract_rummy.search import can_lay
 from simulator.games.contract_rummy.rules import MAX_CARDS, MAX_SEATS
 
@@ -258,10 +258,12 @@ def _keep_smallest(best, k, v):
 @njit(cache=True)
 def could_lay(mine, nsets, nruns, min_run, ace_low, best):
     """A quick necessary condition for laying the contract: the jokers held cover the fewest
-    jokers the cheapest sets and runs would need, each counted alone (a set of rank r lacks
-    3 - (suits of r held) cards, at most once per card of r held; a run lacks min_run minus the
-    naturals in its best window, at most once per copy layer). False means surely not.
-    ``best``: int64 scratch of at least 4."""
+    jokers the cheapest sets and runs would need, sets and runs counted apart (a laying shrinks
+    to sets of 3 and runs of min_run). k sets of one rank take at most min(held, k) cards of
+    each suit and 3k cards in all, so they lack at least 3k - min(3k, sum of those); the
+    sets' cheapest choice takes the smallest of these steps over the ranks (they grow with k).
+    A run lacks min_run minus the naturals in its window, at most once per window and copy
+    layer. False means surely not. ``best``: int64 scratch of at least 4."""
     j = mine[JOKER]
     big = 1 << 30
     need = 0
@@ -269,14 +271,20 @@ def could_lay(mine, nsets, nruns, min_run, ace_low, best):
         for i in range(nsets):
             best[i] = big
         for r in range(13):
-            d = 0
-            c = 0
-            for s in range(4):
-                x = mine[s * 13 + r]
-                c += x
-                d += x > 0
-            for _ in range(min(c, nsets)):
-                _keep_smallest(best, nsets, max(0, 3 - d))
+            x0 = mine[r]
+            x1 = mine[13 + r]
+            x2 = mine[26 + r]
+            x3 = mine[39 + r]
+            c = x0 + x1 + x2 + x3
+            lack = 0  # 3k - (cards k sets of this rank can hold), k = 0, 1, ...
+            prev = 0  # jokers the k sets need: max(0, lack)
+            for k in range(1, min(c, nsets) + 1):
+                lack += 3 - ((x0 >= k) + (x1 >= k) + (x2 >= k) + (x3 >= k))
+                now = max(lack, 0)
+                if now - prev >= best[nsets - 1]:
+                    break  # the steps only grow
+                _keep_smallest(best, nsets, now - prev)
+                prev = now
         for i in range(nsets):
             need += best[i]
         if need > j:
@@ -285,23 +293,22 @@ def could_lay(mine, nsets, nruns, min_run, ace_low, best):
         for i in range(nruns):
             best[i] = big
         lo_p = 0 if ace_low else 1
+        win = (1 << min_run) - 1
         for s in range(4):
             b = s * 13
             for layer in range(1, 4):
-                c = 0  # naturals of this layer in the window ending at q
-                found = False
-                for q in range(lo_p, 14):
-                    rq = 12 if (q == 0 or q == 13) else q - 1
-                    c += mine[b + rq] >= layer
-                    p = q - min_run
-                    if p >= lo_p:
-                        rp = 12 if (p == 0 or p == 13) else p - 1
-                        c -= mine[b + rp] >= layer
-                    if q - lo_p + 1 >= min_run and c > 0:
-                        found = True
-                        _keep_smallest(best, nruns, min_run - c)
-                if not found:
+                m = 0  # run positions held at least ``layer`` times (rank r: r + 1)
+                for r in range(13):
+                    if mine[b + r] >= layer:
+                        m |= 1 << (r + 1)
+                if m == 0:
                     break
+                if ace_low and (m >> 13) & 1:
+                    m |= 1
+                for p in range(lo_p, 15 - min_run):
+                    c = np.int64(popcount(uint64((m >> p) & win)))
+                    if c > 0:
+                        _keep_smallest(best, nruns, min_run - c)
         for i in range(nruns):
             need += best[i]
         if need > j:
