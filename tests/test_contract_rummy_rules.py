@@ -351,7 +351,7 @@ def test_could_join_never_hides_a_laying():
     or when the quick joker bound (could_lay) fails; neither may skip a hand that can lay."""
     rng = np.random.default_rng(5)
     deck = np.array(list(range(52)) * 2 + [52, 52])
-    found = 0
+    found = refused = 0
     for ns, nr in ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)):
         p = Position(contracts=f"{ns}s{nr}r:11".replace("0s", "").replace("0r", ""))
         for _ in range(60):
@@ -361,10 +361,11 @@ def test_could_join_never_hides_a_laying():
                 h[c] += 1
             p.hands[0] = h
             for extra in (0, 52, 5, 30):  # the quick bound never refuses a layable hand
-                h[extra] += 1
-                if not V.could_lay(h, ns, nr, 4, True, np.zeros(4, np.int64)):
+                p.hands[0, extra] += 1  # the hand asked about is the one the bound saw
+                if not V.could_lay(p.hands[0].copy(), ns, nr, 4, True, np.zeros(4, np.int64)):
                     assert not p.can_lay(0)
-                h[extra] -= 1
+                    refused += 1
+                p.hands[0, extra] -= 1
             if p.can_lay(0):
                 continue
             for c in range(53):
@@ -374,4 +375,4 @@ def test_could_join_never_hides_a_laying():
                 assert not p.can_lay(0)
                 p.hands[0, c] -= 1
                 found += 1
-    assert found > 100
+    assert found > 100 and refused > 100
