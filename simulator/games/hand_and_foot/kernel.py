@@ -1077,11 +1077,12 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 if log_on:
                     emit(log, EV_NO_DISCARD, seat, cards, 0, 0, 0, 0)
             else:
+                # the kinds held (never a red three: laid out at once, and the last kind),
+                # each written and kept by the count, without a branch per kind
                 n = 0
-                for k in range(NK):
-                    if hands[seat, k] > 0 and k != RED3:
-                        n += 1
-                        legal[n] = k
+                for k in range(RED3):
+                    legal[n + 1] = k
+                    n += hands[seat, k] > 0
                 legal[0] = n
                 i = 0
                 if n > 1:
