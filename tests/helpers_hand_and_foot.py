@@ -110,7 +110,7 @@ class Position:
         preinit = self.public[V.team_base(team) + V.T_MELDED] == 0
         n, want = K._list_melds(seat, team, self.hands, self.public, self.private, self.rules,
                                 self.legal, self.work, self.started, mode, preinit, self.need,
-                                pile_turn, self.reach(seat))
+                                pile_turn, self.reach(seat), False)
         return {self.name(int(c)) for c in self.legal[1:n + 1]}, bool(want)
 
     def pile_ok(self, seat=0):
