@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.io import read_info
-from analysis.stats import Z95
-from simulator.errors import UsageError
+from cardsim.analysis.io import read_info
+from cardsim.analysis.stats import Z95
+from cardsim.simulator.errors import UsageError
 
 # game -> (games-table column of team t's total, whether higher totals are better, winner col)
 OUTCOME = {

@@ -21,8 +21,8 @@ import math
 
 import polars as pl
 
-from analysis.io import run_chunks
-from analysis.stats import (
+from cardsim.analysis.io import run_chunks
+from cardsim.analysis.stats import (
     fold, mean_from_sums, quantile_from_counts, sum_cols, wilson_cols,
 )
 
@@ -288,8 +288,8 @@ def joker_worth(run_dir) -> pl.DataFrame:
     deals hold more jokers and more penalty, so a pooled difference would mix the two)."""
     from pathlib import Path
 
-    from analysis.io import read_info
-    from analysis.stats import Z95
+    from cardsim.analysis.io import read_info
+    from cardsim.analysis.stats import Z95
 
     run_dir = Path(run_dir)
     read_info(run_dir, "run.json", "run")
@@ -363,7 +363,7 @@ def dealt_study(rules: dict, hands: int, seed: int, threads=None, near=True) -> 
     intervals, from dealt.py (no play)."""
     import numpy as np
 
-    from simulator.games.contract_rummy.dealt import dealt_table
+    from cardsim.simulator.games.contract_rummy.dealt import dealt_table
 
     cs = rules["contracts"]
     contracts = np.array([[s, r] for s, r, _ in cs], np.int64)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.stats import Z95, success_table, wilson, wilson_exprs
-from simulator.errors import UsageError
+from cardsim.analysis.stats import Z95, success_table, wilson, wilson_exprs
+from cardsim.simulator.errors import UsageError
 
 # what a bid-success table may be grouped by (derived columns are built in ``_with_derived``)
 GROUP_KEYS = ("bid", "bid_band", "trump_kind", "trump", "double_level", "bidder_position",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.io import run_chunks
-from analysis.stats import fold, mean_from_sums, sum_cols, wilson_cols
+from cardsim.analysis.io import run_chunks
+from cardsim.analysis.stats import fold, mean_from_sums, sum_cols, wilson_cols
 
 
 def arm_label(info: dict) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 
 def read_info(folder, name: str, what: str) -> dict:

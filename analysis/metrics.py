@@ -10,7 +10,7 @@ import math
 
 import polars as pl
 
-from analysis.stats import Z95
+from cardsim.analysis.stats import Z95
 
 
 def _win(team_col: str, team: int = 0) -> pl.Expr:
@@ -70,7 +70,7 @@ def run_per_game(run_dir) -> tuple[pl.DataFrame, dict]:
     """The per-game metrics of a finished run folder, and its run.json."""
     from pathlib import Path
 
-    from analysis.io import read_info
+    from cardsim.analysis.io import read_info
 
     run_dir = Path(run_dir)
     info = read_info(run_dir, "run.json", "run")

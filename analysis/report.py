@@ -20,8 +20,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.io import read_info
-from simulator.errors import UsageError
+from cardsim.analysis.io import read_info
+from cardsim.simulator.errors import UsageError
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _errorbars(ax, x, est, lo, hi, label=None, **kw):
 # ---------------------------------------------------------------- runs, one game at a time
 
 def _fifty_six(dirs: list[Path]) -> list[Section]:
-    from analysis.fifty_six import bid_success, load_deals
+    from cardsim.analysis.fifty_six import bid_success, load_deals
 
     out = []
     for d in dirs:
@@ -122,7 +122,7 @@ def _curves(table: pl.DataFrame, panel_key: str, panel_name, ylabel: str, captio
 
 
 def _hand_and_foot(dirs: list[Path]) -> list[Section]:
-    from analysis.hand_and_foot import min_meld_study
+    from cardsim.analysis.hand_and_foot import min_meld_study
 
     turns = [1, 2, 4, 6, 8, 12, 16, 20, 30, 40]
     tables = min_meld_study(dirs, turns)
@@ -141,7 +141,7 @@ def _hand_and_foot(dirs: list[Path]) -> list[Section]:
 
 
 def _contract_rummy(dirs: list[Path]) -> list[Section]:
-    from analysis.contract_rummy import completion_study
+    from cardsim.analysis.contract_rummy import completion_study
 
     turns = [0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 20]
     tables = completion_study(dirs, turns)
@@ -169,7 +169,7 @@ RUN_SECTIONS = {"fifty-six": _fifty_six, "hand-and-foot": _hand_and_foot,
 # ---------------------------------------------------------------- comparisons and sweeps
 
 def _comparison(d: Path) -> Section:
-    from analysis.compare import study
+    from cardsim.analysis.compare import study
 
     tables = study(d)
     info = read_info(d, "compare.json", "comparison")
@@ -200,7 +200,7 @@ def _comparison(d: Path) -> Section:
 
 
 def _sweep(d: Path) -> Section:
-    from analysis.sweep import sweep_table
+    from cardsim.analysis.sweep import sweep_table
 
     info = read_info(d, "sweep.json", "sweep")
     table = sweep_table(d)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.io import read_info
-from analysis.metrics import per_game
-from analysis.stats import Z95
-from simulator.errors import UsageError
+from cardsim.analysis.io import read_info
+from cardsim.analysis.metrics import per_game
+from cardsim.analysis.stats import Z95
+from cardsim.simulator.errors import UsageError
 
 
 class _Moments:

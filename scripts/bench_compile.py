@@ -6,7 +6,7 @@ Prints times; asserts nothing.
     python scripts/bench_compile.py                       # every game, 1,000 games or deals
     python scripts/bench_compile.py --game fifty-six --readme   # + the README's first command
 
-Each measurement is its own process (`python -m simulator run ...`) with its own fresh cache
+Each measurement is its own process (`python -m cardsim run ...`) with its own fresh cache
 folder (CARDSIM_CACHE_DIR), so nothing compiled by one game or by this script helps another.
 Phases, from the run's run.json: `kernel` = importing the game's kernel (compiling it on a cold
 cache, loading it on a warm one), `games` = playing and writing the tables; `start` = the rest
@@ -32,7 +32,7 @@ def timed(args: list[str], cache: str) -> float:
     env = dict(os.environ, CARDSIM_CACHE_DIR=cache)
     env.pop("NUMBA_CACHE_DIR", None)  # it would override the per-game folders
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "simulator", *args], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "cardsim", *args], capture_output=True,
                        text=True, env=env, cwd=ROOT)
     took = time.perf_counter() - t0
     if p.returncode != 0:

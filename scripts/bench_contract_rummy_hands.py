@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from analysis.stats import wilson
-from simulator.games.contract_rummy.dealt import dealt_counts
+from cardsim.analysis.stats import wilson
+from cardsim.simulator.games.contract_rummy.dealt import dealt_counts
 
 # the rule sheet's seven deals: (sets, runs), cards dealt, all at once
 CONTRACTS = np.array([(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)], np.int64)

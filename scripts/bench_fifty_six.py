@@ -26,7 +26,7 @@ deals, dealer rotating).
    it (see ``_HELPER`` for why not directly from this process).
 
 Subprocesses use the installed ``cardsim`` console command next to this Python (else
-``python -m simulator.cli``); output goes to temporary folders that are removed at the end.
+``python -m cardsim``); output goes to temporary folders that are removed at the end.
 If the package source changes while the benchmark runs, numba recompiles and some timings
 include compilation: the script says so at the end; just rerun it.
 """
@@ -177,7 +177,7 @@ def cardsim_cmd() -> list[str]:
     if exe.exists():
         return [str(exe)]
     found = shutil.which("cardsim")
-    return [found] if found else [sys.executable, "-m", "simulator.cli"]
+    return [found] if found else [sys.executable, "-m", "cardsim"]
 
 
 # Peak RSS must be read from a child forked by a *small* process: Linux copies the RSS high-water
@@ -343,10 +343,10 @@ def main(argv=None) -> int:
     import numba
     import numpy as np
 
-    import simulator
-    from simulator._cache import source_digest
-    from simulator.batch import RunSpec, Runner, git_commit
-    from simulator.games import get_game
+    import cardsim
+    from cardsim.simulator._cache import source_digest
+    from cardsim.simulator.batch import RunSpec, Runner, git_commit
+    from cardsim.simulator.games import get_game
 
     digest0 = source_digest()
     load0 = os.getloadavg()
@@ -363,7 +363,7 @@ def main(argv=None) -> int:
         "machine": {"cpus": os.cpu_count(), "numba_threads": max_t,
                     "platform": platform.platform(), "python": platform.python_version(),
                     "numba": numba.__version__, "numpy": np.__version__,
-                    "cardsim": simulator.__version__, "git_commit": git_commit()},
+                    "cardsim": cardsim.__version__, "git_commit": git_commit()},
         "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
     }
     lines: list[str] = []

@@ -20,9 +20,9 @@ import time
 
 import numba
 
-from simulator.batch import RunSpec, Runner
-from simulator.bench import best_rate
-from simulator.games import get_game
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.bench import best_rate
+from cardsim.simulator.games import get_game
 
 
 def rate(strategies: list[str], deals: int, threads: int, repeats: int, players: int = 4):
@@ -65,7 +65,7 @@ def main() -> None:
     results["rates"]["evaluator-vs-conventional-duplicate"] = {str(cores): round(mixed)}
     print(f"{'eval v conv':<14}{'':>14}{mixed:>14,.0f}   (duplicate seating)")
 
-    from simulator.games.fifty_six.kernel import KERNEL
+    from cardsim.simulator.games.fifty_six.kernel import KERNEL
 
     kernel = KERNEL.play_blocks
 

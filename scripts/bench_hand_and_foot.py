@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from simulator.batch import RunSpec, Runner
-from simulator.bench import best_rate
-from simulator.games import get_game
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.bench import best_rate
+from cardsim.simulator.games import get_game
 
 SETS = {
     "random": ["random"],

@@ -69,7 +69,7 @@ def main() -> None:
             run = Path(args.keep or tmp) / f"{args.game}-{n}"
             t0 = time.perf_counter()
             if not (run / "run.json").is_file():
-                mib = peak_mib([sys.executable, "-m", "simulator", "run", args.game,
+                mib = peak_mib([sys.executable, "-m", "cardsim", "run", args.game,
                                 f"--{args.unit}", str(n), "--quiet", "--out", str(run),
                                 "--backend", args.backend, *args.run_option])
                 info = json.loads((run / "run.json").read_text())
@@ -79,7 +79,7 @@ def main() -> None:
                       f"({time.perf_counter() - t0:.0f} s)", flush=True)
             if args.study:
                 t0 = time.perf_counter()
-                mib = peak_mib([sys.executable, "-m", "simulator", "analyze",
+                mib = peak_mib([sys.executable, "-m", "cardsim", "analyze",
                                 *STUDY[args.game], str(run)])
                 print(f"{n:>13,} {args.unit}, study `cardsim analyze {STUDY[args.game][0]}`: "
                       f"{mib:7.0f} MiB  ({time.perf_counter() - t0:.0f} s)", flush=True)
@@ -87,7 +87,7 @@ def main() -> None:
     if args.tile:
         tiled = tile(run, args.tile, Path(args.keep))
         t0 = time.perf_counter()
-        mib = peak_mib([sys.executable, "-m", "simulator", "analyze", *STUDY[args.game],
+        mib = peak_mib([sys.executable, "-m", "cardsim", "analyze", *STUDY[args.game],
                         str(tiled)])
         print(f"{n * args.tile:>13,} {args.unit} ({args.tile} copies of the last run), study "
               f"`cardsim analyze {STUDY[args.game][0]}`: {mib:7.0f} MiB  "

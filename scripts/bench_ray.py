@@ -31,7 +31,7 @@ SIZES = {"fifty-six": ("--deals", 4_000_000), "hand-and-foot": ("--games", 80_00
 
 def run(game: str, unit: str, n: int, out: Path, extra: list[str]) -> tuple[float, dict]:
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "simulator", "run", game, unit, str(n), "--seed", "1",
+    subprocess.run([sys.executable, "-m", "cardsim", "run", game, unit, str(n), "--seed", "1",
                     "--quiet", "--out", str(out), *extra], check=True)
     return time.perf_counter() - t0, json.loads((out / "run.json").read_text())
 

@@ -53,7 +53,7 @@ def ols(d: pl.DataFrame, features: list[str]) -> dict:
 
 
 def contracts(strategy: str, deals: int, seed: int) -> pl.DataFrame:
-    from simulator.api import simulate
+    from cardsim.simulator.api import simulate
 
     d = simulate("fifty-six", deals=deals, strategies=[strategy], seed=seed).deals
     return d.filter(pl.col("bidder") >= 0)

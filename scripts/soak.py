@@ -18,9 +18,9 @@ import argparse
 import random
 import time
 
-from simulator.batch import RunSpec, Runner
-from simulator.errors import StrategyError, UsageError
-from simulator.games import GAMES, get_game
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.errors import StrategyError, UsageError
+from cardsim.simulator.games import GAMES, get_game
 
 # options that only slow a soak down or need values a generic draw cannot make
 SKIP = {"max_turns", "max_deals", "max_bid", "deals"}

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.hand_and_foot import min_meld_study
-from analysis.sweep import sweep_table
+from cardsim.analysis.hand_and_foot import min_meld_study
+from cardsim.analysis.sweep import sweep_table
 from studylib import ci, ci_col, common_args, emit, ensure, header, section, shown
 
 GAME = "hand-and-foot"

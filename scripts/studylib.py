@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.report import _md_table
+from cardsim.analysis.report import _md_table
 
 ROOT = Path(__file__).resolve().parents[1]
 # files a cardsim run or sweep folder holds at its top level
@@ -49,7 +49,7 @@ def ensure(args: list[str], folder: Path, fresh: bool) -> str:
             sys.exit(f"{folder}: exists and is not a cardsim output folder; move it away")
         shutil.rmtree(folder)
     print(cmd, file=sys.stderr)
-    if subprocess.run([sys.executable, "-m", "simulator.cli", *args], cwd=ROOT).returncode:
+    if subprocess.run([sys.executable, "-m", "cardsim", *args], cwd=ROOT).returncode:
         sys.exit(f"study: `{cmd}` failed (message above)")
     marker.write_text(json.dumps(key, indent=1))
     return cmd
@@ -83,7 +83,7 @@ def header(script: str, argv: list[str], info: dict, what: str) -> str:
 
 def common_args(ap, game: str, old_default: str) -> None:
     """The options every study script takes (the count option is its own)."""
-    from simulator.games import get_game
+    from cardsim.simulator.games import get_game
 
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--strategy", default=get_game(game).default_strategy,

@@ -1,9 +1,8 @@
-"""cardsim engine: RNG, cards, batching, tables, CLI and one subpackage per game."""
+"""cardsim engine: RNG, cards, batching, tables, CLI and one subpackage per game (the version
+is ``cardsim.__version__``, from the package metadata)."""
 import warnings
 
-from simulator._cache import configure_numba_cache
-
-__version__ = "0.1.0"
+from cardsim.simulator._cache import configure_numba_cache
 
 configure_numba_cache()  # before numba is imported anywhere
 

@@ -10,8 +10,8 @@ from importlib import import_module
 
 import numpy as np
 
-from simulator.strategy import GameStrategies
-from simulator.tables import reuse, to_frame
+from cardsim.simulator.strategy import GameStrategies
+from cardsim.simulator.tables import reuse, to_frame
 
 
 class GameAdapter(GameStrategies):

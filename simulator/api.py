@@ -1,7 +1,7 @@
 """Python API for notebooks: the command line's run, compare, sweep and tune, returning
 polars DataFrames (tune: its summary). Same engine, same seeds: a table from here equals the command's table.
 
-    from simulator.api import simulate, compare, sweep, tune
+    from cardsim.simulator.api import simulate, compare, sweep, tune
     r = simulate("fifty-six", deals=100_000, seed=1)
     r.deals.group_by("bid").agg(pl.col("made").mean())
 
@@ -40,9 +40,10 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     'auto' or HOST:PORT joins a cluster) with the same tables."""
     import numba
 
-    from simulator.batch import BACKENDS, RunSpec, Runner, plan_chunks, play_local, run
-    from simulator.errors import UsageError
-    from simulator.games import get_game
+    import cardsim
+    from cardsim.simulator.batch import BACKENDS, RunSpec, Runner, plan_chunks, play_local, run
+    from cardsim.simulator.errors import UsageError
+    from cardsim.simulator.games import get_game
 
     g = get_game(game)
     if games is not None and deals is not None:
@@ -67,7 +68,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     chunk = chunk_size or g.default_chunk(deals_mode)
     todo = plan_chunks(count, chunk)
     if backend == "ray":
-        from simulator.ray_backend import RayChunks
+        from cardsim.simulator.ray_backend import RayChunks
 
         source = RayChunks(runner, address, threads or 1).play(todo, runner)
     else:
@@ -79,7 +80,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     gm = None if parts[0][1] is None else pl.concat([p[1] for p in parts])
     info = {"game": g.name, "mode": "deals" if deals_mode else "games", "seed": seed,
             "count": count, "rules": spec.rules, "strategies": runner.described,
-            "rotations": runner.rotations}
+            "rotations": runner.rotations, "package_version": cardsim.__version__}
     return Result(d, gm, info)
 
 
@@ -89,9 +90,9 @@ def compare(game: str, strategies: Sequence[str], *, games: int = 10_000, rules=
             out: str | Path | None = None) -> dict[str, pl.DataFrame]:
     """Every strategy against every other on the same deals from every seat (as
     ``cardsim compare``): {"pairs": paired estimates and tests, "ratings": the ranking}."""
-    from analysis.compare import study
-    from simulator.compare import run_compare
-    from simulator.games import get_game
+    from cardsim.analysis.compare import study
+    from cardsim.simulator.compare import run_compare
+    from cardsim.simulator.games import get_game
 
     g = get_game(game)
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,8 +110,8 @@ def tune(game: str, strategy: str, params: dict[str, tuple[float, float]], *,
     against ``against`` (default: the game's default strategy), as ``cardsim tune``: returns
     what tune.json holds ("best": the strategy text, parameters, and the win share on fresh
     boards with its 95% interval). With ``out`` the study (and best.toml) is kept there."""
-    from simulator.games import get_game
-    from simulator.tune import Range, run_tune
+    from cardsim.simulator.games import get_game
+    from cardsim.simulator.tune import Range, run_tune
 
     g = get_game(game)
     ranges = [Range(k, float(lo), float(hi)) for k, (lo, hi) in params.items()]
@@ -138,9 +139,9 @@ def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=No
     ``0.hold``, ``all.margin``, ``1.strategy``), every setting on the same seed. Returns the
     tidy table: a row per (setting, metric) with its interval and the paired difference from
     the first setting."""
-    from analysis.sweep import write_sweep_table
-    from simulator.games import get_game
-    from simulator.sweep import Axis, expand, parse_vary, run_sweep
+    from cardsim.analysis.sweep import write_sweep_table
+    from cardsim.simulator.games import get_game
+    from cardsim.simulator.sweep import Axis, expand, parse_vary, run_sweep
 
     g = get_game(game)
     if rules is None:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-import simulator
-from simulator.errors import StrategyError, UsageError
-from simulator.strategy import resolve_seating
-from simulator.progress import Progress, announce_compile
-from simulator.tables import write_json_atomic, write_parquet_atomic
+import cardsim
+from cardsim.simulator.errors import StrategyError, UsageError
+from cardsim.simulator.strategy import resolve_seating
+from cardsim.simulator.progress import Progress, announce_compile
+from cardsim.simulator.tables import write_json_atomic, write_parquet_atomic
 
 
 @dataclass
@@ -217,7 +217,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
     else:
         out, done = prepare_out_dir(out), {}
     if spec.backend == "ray":
-        from simulator.ray_backend import RayChunks
+        from cardsim.simulator.ray_backend import RayChunks
 
         try:
             remote = RayChunks(runner, spec.address, threads)  # connects, checks --threads
@@ -280,7 +280,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         **({"ray": remote.summary()} if remote else {}),
         "chunk_size": chunk,
         "debug_invariants": spec.debug,
-        "package_version": simulator.__version__,
+        "package_version": cardsim.__version__,
         "git_commit": git_commit(),
         "python": platform.python_version(),
         "numba": numba.__version__,

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import click
 
-from simulator.errors import BackendError, StrategyError, UsageError
+from cardsim.simulator.errors import BackendError, StrategyError, UsageError
 
 def _game(name: str):
-    from simulator.games import get_game
+    from cardsim.simulator.games import get_game
 
     return get_game(name)
 
 
 def _rule_texts(game, players, rule_opts, rules_file) -> list[str]:
     """Rule options in the order they apply: the file, then --players, then --rule."""
-    from simulator.rules import read_rules_file
+    from cardsim.simulator.rules import read_rules_file
 
     texts = [] if rules_file is None else read_rules_file(rules_file, game.rules)
     if players is not None:
@@ -113,7 +113,7 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
         chunk_size, out, debug_invariants, quiet, backend, address, seating, precision, metric,
         resume):
     """Simulate and write Parquet tables plus run.json."""
-    from simulator.batch import RunSpec, default_out, run as run_batch
+    from cardsim.simulator.batch import RunSpec, default_out, run as run_batch
 
     g = _game(game)
     if games is not None and deals is not None:
@@ -126,7 +126,7 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
     count = deals if deals_mode else (games if games is not None else default)
     stop = None
     if precision is not None or metric is not None:
-        from simulator.precision import PrecisionStop
+        from cardsim.simulator.precision import PrecisionStop
 
         if precision is None:
             raise UsageError("--metric is used with --precision")
@@ -169,7 +169,7 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
     """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
     import json
 
-    from simulator.games import get_replay
+    from cardsim.simulator.games import get_replay
 
     g = _game(game)
     play_one = get_replay(game)
@@ -209,9 +209,9 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
     """Run a grid of settings on the same seed, then print the game's study over them."""
     from importlib import import_module
 
-    from simulator.batch import default_out
-    from simulator.games import GAMES
-    from simulator.sweep import expand, parse_vary, run_sweep
+    from cardsim.simulator.batch import default_out
+    from cardsim.simulator.games import GAMES
+    from cardsim.simulator.sweep import expand, parse_vary, run_sweep
 
     g = _game(game)
     for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
@@ -221,7 +221,7 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
     settings = expand(g, base, list(strategy_opts), [parse_vary(v) for v in vary])
     factory = None
     if precision is not None or metric is not None:
-        from simulator.precision import PrecisionStop
+        from cardsim.simulator.precision import PrecisionStop
 
         if precision is None:
             raise UsageError("--metric is used with --precision")
@@ -234,7 +234,7 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
                      chunk_size=chunk_size, debug=debug_invariants, seating=seating,
                      progress=False if quiet else None, stop_factory=factory,
                      backend=backend, address=_address(backend, address))
-    from analysis.sweep import write_sweep_table
+    from cardsim.analysis.sweep import write_sweep_table
 
     table = write_sweep_table(out)
     if not quiet:
@@ -329,8 +329,8 @@ def tune(game, strategy, params, against, budget, boards, sampler, seed, players
          rules_file, threads, out, resume, quiet, backend, address):
     """The values of a strategy's parameters that win most against a pool, found by Optuna on
     common boards; writes the best as a preset (best.toml, usable as --strategy T=FILE)."""
-    from simulator.batch import default_out
-    from simulator.tune import parse_range, run_tune
+    from cardsim.simulator.batch import default_out
+    from cardsim.simulator.tune import parse_range, run_tune
 
     g = _game(game)
     for value, name in ((budget, "--budget"), (boards, "--boards"), (threads, "--threads")):
@@ -363,8 +363,8 @@ def tune(game, strategy, params, against, budget, boards, sampler, seed, players
 
 def _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, chunk_size, out,
              debug_invariants, quiet, backend, address, seating, precision, command):
-    from simulator.batch import default_out
-    from simulator.compare import run_compare
+    from cardsim.simulator.batch import default_out
+    from cardsim.simulator.compare import run_compare
 
     g = _game(game)
     for value, name in ((games, "--games"), (threads, "--threads"), (chunk_size, "--chunk-size")):
@@ -377,7 +377,7 @@ def _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, 
                        chunk_size=chunk_size, debug=debug_invariants,
                        progress=False if quiet else None, precision=precision,
                        backend=backend, address=_address(backend, address))
-    from analysis.compare import study
+    from cardsim.analysis.compare import study
 
     tables = study(out)
     if quiet:
@@ -420,7 +420,7 @@ def _compare(game, games, seed, players, rule_opts, rules_file, texts, threads, 
 def report(dirs, out, title):
     """HTML and Markdown report of finished runs, sweeps and comparisons (runs of one game
     are drawn together, e.g. several Hand and Foot schedules)."""
-    from analysis.report import build, write
+    from cardsim.analysis.report import build, write
 
     out = Path(out) if out is not None else Path(dirs[0]) / "report"
     try:
@@ -452,9 +452,9 @@ class _LazyGroup(click.Group):
 
 # study commands of each game: name -> "module:click command"
 ANALYZE = {
-    "bid-success": "simulator.games.fifty_six.cli:bid_success_cmd",
-    "min-meld": "simulator.games.hand_and_foot.cli:min_meld_cmd",
-    "contract-completion": "simulator.games.contract_rummy.cli:contract_completion_cmd",
+    "bid-success": "cardsim.simulator.games.fifty_six.cli:bid_success_cmd",
+    "min-meld": "cardsim.simulator.games.hand_and_foot.cli:min_meld_cmd",
+    "contract-completion": "cardsim.simulator.games.contract_rummy.cli:contract_completion_cmd",
 }
 
 
@@ -467,7 +467,7 @@ def analyze():
 @game_arg
 def rules(game):
     """List every rule option with its default and allowed values."""
-    from simulator.games import GAMES
+    from cardsim.simulator.games import GAMES
 
     g = _game(game)
     for name, default, allowed, doc in g.rules.listing():
@@ -491,7 +491,7 @@ def strategies(game):
 @game_arg
 def schema(game):
     """Print the outcome tables' columns as Markdown."""
-    from simulator.tables import schema_markdown
+    from cardsim.simulator.tables import schema_markdown
 
     g = _game(game)
     click.echo(schema_markdown("deals", g.deal_columns))
@@ -502,7 +502,7 @@ def _address(backend: str, address: str | None) -> str | None:
     if address is not None and backend != "ray":
         raise UsageError("--address is used with --backend ray")
     if backend == "ray":
-        from simulator.ray_backend import check_address
+        from cardsim.simulator.ray_backend import check_address
 
         check_address(address)
     return address

@@ -13,8 +13,8 @@ import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.errors import UsageError
-from simulator.strategy import parse_spec
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.strategy import parse_spec
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path,
     import math
     import shutil
 
-    from simulator.batch import prepare_out_dir
+    from cardsim.simulator.batch import prepare_out_dir
 
     texts = check_strategies(game, rules, texts)
     if precision is not None and not (0 < precision < 1):
@@ -79,7 +79,7 @@ def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path,
             "address": address}
     if precision is None:
         return _play(game, rules, texts, seed, count, out, opts, progress)
-    from analysis.compare import study
+    from cardsim.analysis.compare import study
 
     boards, passes = min(count, 2000), 0
     while True:
@@ -97,7 +97,7 @@ def run_compare(game, rules, texts: list[str], seed: int, count: int, out: Path,
     shutil.rmtree(out / ".passes")
     info["precision"] = {"metric": "win", "target_half_width": precision, "half_width": half,
                          "boards": boards, "passes": passes, "reached": half <= precision}
-    from simulator.tables import write_json_atomic
+    from cardsim.simulator.tables import write_json_atomic
 
     write_json_atomic(info, out / "compare.json")
     return info
@@ -107,8 +107,8 @@ def _play(game, rules, texts, seed, count, out, opts: dict, progress) -> dict:
     """``opts``: RunSpec's threads, chunk_size, debug, backend and address."""
     import datetime as _dt
 
-    from simulator.batch import RunSpec, run
-    from simulator.tables import write_json_atomic
+    from cardsim.simulator.batch import RunSpec, run
+    from cardsim.simulator.tables import write_json_atomic
 
     seatings = plan(game, rules, texts)
     started = _dt.datetime.now(_dt.timezone.utc)

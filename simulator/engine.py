@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit, types
 
-from simulator.nrt import keep_alive
+from cardsim.simulator.nrt import keep_alive
 
 OK, ROWS_FULL, LOG_FULL, INVARIANT = range(4)
 BAD = 4  # BAD + i: an illegal answer to decision i of the game's decision list

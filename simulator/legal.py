@@ -3,7 +3,7 @@ the number of choices n and ``legal[1..n]`` their action codes; a strategy answe
 index 0..n-1."""
 from numba import njit
 
-from simulator.rng import below
+from cardsim.simulator.rng import below
 
 
 @njit(cache=True, inline="always")

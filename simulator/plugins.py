@@ -13,8 +13,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from simulator.errors import UsageError
-from simulator.strategy import Param, StrategyDef
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.strategy import Param, StrategyDef
 
 
 def is_plugin(name: str) -> bool:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from analysis.metrics import names, per_game
-from analysis.stats import Z95
-from simulator.errors import UsageError
+from cardsim.analysis.metrics import names, per_game
+from cardsim.analysis.stats import Z95
+from cardsim.simulator.errors import UsageError
 
 
 def check_metric(game, metric: str | None, deals_mode: bool) -> str:

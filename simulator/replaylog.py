@@ -7,8 +7,8 @@ from importlib import import_module
 
 import numpy as np
 
-from simulator import engine
-from simulator.errors import StrategyError
+from cardsim.simulator import engine
+from cardsim.simulator.errors import StrategyError
 
 
 def logged_game(game, prepared, game_index: int, described: list[dict], debug: bool = True,
@@ -43,7 +43,7 @@ def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int,
     and the log turned into events by the game's ``decode(log, seed, game_index, rules,
     described, deals_mode, rot_k)``; ``room(rules, deals_mode)`` is the deal rows to start
     with. Returns (events, deal rows, game row)."""
-    from simulator.batch import seating_rotations
+    from cardsim.simulator.batch import seating_rotations
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
     rot_k = seating_rotations(game, seating, described, game.n_teams(rules))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ class GameStrategies:
                                   default=self.default_strategy, load=self.load_plugin)
 
     def load_plugin(self, name: str):
-        from simulator.plugins import load_plugin
+        from cardsim.simulator.plugins import load_plugin
 
         signature, required, optional = self.plugin_interface()
         return load_plugin(name, signature, required, optional)

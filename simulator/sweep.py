@@ -17,7 +17,7 @@ import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -128,8 +128,8 @@ def run_sweep(game, settings: list[Setting], seed: int, count: int, out: Path, *
     ``stop_factory()`` gives each setting its own early stop (adaptive precision)."""
     import datetime as _dt
 
-    from simulator.batch import RunSpec, prepare_out_dir, run
-    from simulator.tables import write_json_atomic
+    from cardsim.simulator.batch import RunSpec, prepare_out_dir, run
+    from cardsim.simulator.tables import write_json_atomic
 
     out = prepare_out_dir(out)
     started = _dt.datetime.now(_dt.timezone.utc)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.errors import UsageError
-from simulator.strategy import parse_spec
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.strategy import parse_spec
 
 SAMPLERS = ("tpe", "cmaes", "random")
 
@@ -92,8 +92,8 @@ def board_wins(game, rules, candidate: str, pool: list[str], seed: int, boards: 
     """Per board: the candidate's mean win share over the pool's strategies and every seat
     (a Runner per seating: they share the compiled kernel). With ``backend`` ray the boards
     are played as Ray tasks (``threads`` per task); the games, and so the wins, are the same."""
-    from analysis.compare import a_side
-    from simulator.batch import RunSpec, Runner
+    from cardsim.analysis.compare import a_side
+    from cardsim.simulator.batch import RunSpec, Runner
 
     teams = game.n_teams(rules)
     total = np.zeros(boards)
@@ -104,7 +104,7 @@ def board_wins(game, rules, candidate: str, pool: list[str], seed: int, boards: 
             if backend == "ray":
                 import polars as pl
 
-                from simulator.ray_backend import RayChunks
+                from cardsim.simulator.ray_backend import RayChunks
 
                 remote = RayChunks(runner, address, threads)
                 games = pl.concat([g for *_, g in remote.play([(0, 0, boards)], runner)])
@@ -134,8 +134,8 @@ def run_tune(game, rules, strategy: str, ranges: list[Range], pool: list[str], *
     import numba
     import optuna
 
-    from simulator.batch import prepare_out_dir
-    from simulator.tables import write_json_atomic
+    from cardsim.simulator.batch import prepare_out_dir
+    from cardsim.simulator.tables import write_json_atomic
 
     sdef, spec = check(game, rules, strategy, ranges, pool)
     if sampler not in SAMPLERS:

@@ -32,15 +32,15 @@ each player holds -- never another hand.
 import numpy as np
 from numba import njit
 
-from simulator.bits import ctz
-from simulator.games.contract_rummy.view import (
+from cardsim.simulator.bits import ctz
+from cardsim.simulator.games.contract_rummy.view import (
     D_DEEP, D_STOCK, D_TOP, JOKER, M_KEY, M_KIND, M_NAT, MW, NCODES, OP_LAYOFF, OP_SWAP,
     P_ACE_LOW, P_DECKS, P_DOWN, P_HAND_N, P_MELDS, P_NMELDS, P_NRUNS, P_NSETS, P_PILE, P_PILE_N,
     P_PLAYERS, P_STOCK_N, P_TAKEN, PENALTY, SET, STOP, V_LAY_CARDS, V_OFFER, V_OFFER_LAYS,
     V_OWN_TURN, V_SEAT, V_TOP_LAYS, card_at, code_op, fits_table, would_lay,
 )
-from simulator.legal import index_of, random_choice
-from simulator.strategy import Param, StrategyDef
+from cardsim.simulator.legal import index_of, random_choice
+from cardsim.simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
 (MAX_LEFT, WAIT_TURNS, TAKE_TOP, DEEP, BUY_POLICY, KEEP_JOKERS, TAKE_MIN, SAFE, DEAD, PAIRS,

@@ -11,18 +11,18 @@ import math
 import numpy as np
 from numba import njit
 
-from simulator.bits import nth_bit, popcount
-from simulator.games.fifty_six.view import (
+from cardsim.simulator.bits import nth_bit, popcount
+from cardsim.simulator.games.fifty_six.view import (
     BID, DOUBLE, F_NOES, F_NUMBER_NT, F_NUMBER_SUIT, F_PLUS_SUIT, F_PLUS_TWO_NOES,
     F_SUIT_NUMBER, F_THANI, L_DOUBLE, L_LAST_TRUMP, L_MAX, L_MIN, L_PASS, L_REDOUBLE, L_THANI,
     NO_TRUMPS, PASS, PB_ACTIVE_N, PB_CALLS, PB_HIGH_BIDDER, PB_HIGH_TRUMP, PB_HIGH_VALUE,
     PB_NCALLS, PB_NTEAMS, PB_PAY_LOSE, PB_PAY_WIN, PB_TEAM_OF, PLAY, PV_SEAT, PV_TEAM, REDOUBLE,
     SUIT_MASK, bid_code, call_form, call_trump, call_value, nth_form,
 )
-from simulator.rng import below
-from simulator.strategy import Param, StrategyDef
+from cardsim.simulator.rng import below
+from cardsim.simulator.strategy import Param, StrategyDef
 
-from strategies.fifty_six_play import (
+from cardsim.strategies.fifty_six_play import (
     JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, hand_mask, heuristic_play, heuristic_play_mask,
     heuristic_reveal, mask_points, pc,
 )

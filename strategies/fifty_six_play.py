@@ -4,14 +4,14 @@ bidders share. Its parameters come first in every heuristic's parameter vector (
 import numpy as np
 from numba import njit, uint64
 
-from simulator.bits import ctz, popcount, top_bit
-from simulator.games.fifty_six.view import (
+from cardsim.simulator.bits import ctz, popcount, top_bit
+from cardsim.simulator.games.fifty_six.view import (
     DECK_MASK_48, DECK_MASK_64, PB_ACTIVE, PB_ACTIVE_N, PB_CONTRACT_TEAM, PB_NTEAMS, PB_PLAYED,
     PB_SHOWN_OUT, PB_THANI, PB_THREW, PB_TEAM_OF, PB_TRICK_BEST, PB_TRICK_CARDS, PB_TRICK_N,
     PB_TRICK_PTS, PB_TRICK_SEATS, PB_TRUMP, POINTS, PV_SEAT, PV_TEAM, PV_TRUMP, RANK_MASK,
     SLOT_CODE, SLOT_OF, STRENGTH, SUIT, SUIT_MASK,
 )
-from simulator.strategy import Param
+from cardsim.simulator.strategy import Param
 
 ZERO = uint64(0)
 ONE = uint64(1)

@@ -24,15 +24,15 @@ at which the other presets play exactly as before.
 """
 from numba import njit
 
-from simulator.games.hand_and_foot.view import (
+from cardsim.simulator.games.hand_and_foot.view import (
     ASK, BLACK3, B3_T, DISCARD, DRAW, JOKER, K_A, MELD, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO,
     OP_START2_JOKER, OP_START2_TWO, OP_START3, P_HAND_N, P_IN_FOOT, P_MIN_MELD, P_NEED_DIRTY,
     P_NEED_WILD, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_PLAYERS, P_STOCK_N, P_TEAM_OF, RED3, STOP,
     T_DIRTY, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_PARTNER, V_REACH, V_SEAT, V_STAGED, V_TEAM,
     VALUE, WILD_T, points_of, team_base,
 )
-from simulator.legal import index_of, random_choice
-from simulator.strategy import Param, StrategyDef
+from cardsim.simulator.legal import index_of, random_choice
+from cardsim.simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)
 HOLD, PILE_MIN, WILD_NAT, START_NAT, FOOT_RUSH, GRANT_PTS, ASK_OUT = range(7)

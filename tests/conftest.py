@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-_LOAD = ("import sys; from simulator.games import get_game; "
+_LOAD = ("import sys; from cardsim.simulator.games import get_game; "
          "get_game(sys.argv[1]).load_kernel()")
 
 
@@ -25,7 +25,7 @@ def pytest_sessionstart(session):
     # load the kernels from the cache
     if os.environ.get("CARDSIM_TEST_NO_PRECOMPILE") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    from simulator.games import GAMES
+    from cardsim.simulator.games import GAMES
 
     procs = [subprocess.Popen([sys.executable, "-c", _LOAD, name], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True) for name in GAMES]

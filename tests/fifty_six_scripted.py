@@ -7,8 +7,8 @@ path of the kernel.
 """
 from numba import njit
 
-from simulator.games.fifty_six.view import PB_NCALLS, PB_PLAYED, PASS
-from simulator.strategy import Param, StrategyDef
+from cardsim.simulator.games.fifty_six.view import PB_NCALLS, PB_PLAYED, PASS
+from cardsim.simulator.strategy import Param, StrategyDef
 
 
 @njit(cache=True)

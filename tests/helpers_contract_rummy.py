@@ -2,11 +2,11 @@
 arrays (the real kernel functions then judge them)."""
 import numpy as np
 
-from simulator.cards import parse
-from simulator.games import get_game
-from simulator.games.contract_rummy import kernel as K
-from simulator.games.contract_rummy import view as V
-from simulator.games.contract_rummy.rules import to_array
+from cardsim.simulator.cards import parse
+from cardsim.simulator.games import get_game
+from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import view as V
+from cardsim.simulator.games.contract_rummy.rules import to_array
 
 GAME = get_game("contract-rummy")
 SUITS = "SHDC"
@@ -178,13 +178,13 @@ class Position:
 
 
 def name(c: int) -> str:
-    from simulator.cards import name as card_name
+    from cardsim.simulator.cards import name as card_name
 
     return card_name(int(c))
 
 
 def meld_text(kind, key, nat, jok) -> str:
-    from simulator.games.contract_rummy.replay import meld_dict
+    from cardsim.simulator.games.contract_rummy.replay import meld_dict
 
     return " ".join(meld_dict(int(kind), int(key), int(nat), int(jok))["cards"])
 

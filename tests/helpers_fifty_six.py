@@ -1,10 +1,10 @@
 """Shared helpers for the 56 tests: hand-made deals played by the real kernel."""
 import numpy as np
 
-from simulator.cards import parse
-from simulator.games import get_game
-from simulator.games.fifty_six.replay import play_one
-from simulator.games.fifty_six.view import bid_code
+from cardsim.simulator.cards import parse
+from cardsim.simulator.games import get_game
+from cardsim.simulator.games.fifty_six.replay import play_one
+from cardsim.simulator.games.fifty_six.view import bid_code
 from tests.fifty_six_scripted import reckless, scripted
 
 GAME = get_game("fifty-six")

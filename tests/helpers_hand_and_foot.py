@@ -3,12 +3,12 @@ arrays (the real kernel functions then judge them), and scripted deals from a pr
 import numpy as np
 from numba import njit
 
-from simulator.cards import parse
-from simulator.games import get_game
-from simulator.games.hand_and_foot import kernel as K
-from simulator.games.hand_and_foot import view as V
-from simulator.games.hand_and_foot.rules import to_array
-from simulator.strategy import StrategyDef
+from cardsim.simulator.cards import parse
+from cardsim.simulator.games import get_game
+from cardsim.simulator.games.hand_and_foot import kernel as K
+from cardsim.simulator.games.hand_and_foot import view as V
+from cardsim.simulator.games.hand_and_foot.rules import to_array
+from cardsim.simulator.strategy import StrategyDef
 
 GAME = get_game("hand-and-foot")
 KIND = {name: k for k, name in enumerate(V.KIND_NAMES)}

@@ -8,12 +8,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import analysis.contract_rummy as cr
-import analysis.hand_and_foot as hf
-from analysis.io import load_run
-from analysis.stats import fold, mean_ci, mean_from_sums, quantile_from_counts, sum_cols
-from simulator.batch import RunSpec, run
-from simulator.games import get_game
+import cardsim.analysis.contract_rummy as cr
+import cardsim.analysis.hand_and_foot as hf
+from cardsim.analysis.io import load_run
+from cardsim.analysis.stats import fold, mean_ci, mean_from_sums, quantile_from_counts, sum_cols
+from cardsim.simulator.batch import RunSpec, run
+from cardsim.simulator.games import get_game
 
 
 def _run(tmp_path, game, strategies, count, chunk):
@@ -95,9 +95,9 @@ def test_quantiles_from_counts_match_polars():
 
 
 def test_sweep_table_folds_chunks(tmp_path):
-    from analysis.metrics import paired_difference, run_per_game, summary
-    from analysis.sweep import sweep_table
-    from simulator.sweep import expand, parse_vary, run_sweep
+    from cardsim.analysis.metrics import paired_difference, run_per_game, summary
+    from cardsim.analysis.sweep import sweep_table
+    from cardsim.simulator.sweep import expand, parse_vary, run_sweep
 
     g = get_game("hand-and-foot")
     settings = expand(g, [], ["early_melder"], [parse_vary("0.hold=0,90")])

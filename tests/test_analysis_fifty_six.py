@@ -6,9 +6,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.fifty_six import bid_success, headline, pool_sparse, thresholds
-from analysis.stats import wilson
-from simulator.errors import UsageError
+from cardsim.analysis.fifty_six import bid_success, headline, pool_sparse, thresholds
+from cardsim.analysis.stats import wilson
+from cardsim.simulator.errors import UsageError
 
 SHEET = "28-39:1/2,40-47:2/3,48-55:3/4,56:4/5"
 
@@ -55,7 +55,7 @@ def test_unknown_group_key():
 
 
 def test_cli_on_a_real_run(tmp_path):
-    cli = [sys.executable, "-m", "simulator.cli"]
+    cli = [sys.executable, "-m", "cardsim"]
     out = tmp_path / "run"
     assert subprocess.run(cli + ["run", "fifty-six", "--deals", "20000", "--out", str(out),
                                  "--quiet"], timeout=600).returncode == 0

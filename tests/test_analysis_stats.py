@@ -4,7 +4,7 @@ import math
 import polars as pl
 import pytest
 
-from analysis.stats import success_table, wilson
+from cardsim.analysis.stats import success_table, wilson
 
 
 def test_wilson_by_hand():

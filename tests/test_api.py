@@ -7,11 +7,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simulator.api import simulate, sweep
-from simulator.errors import UsageError
+from cardsim.simulator.api import simulate, sweep
+from cardsim.simulator.errors import UsageError
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def test_documented_example_runs(capsys):
@@ -54,8 +54,8 @@ def test_sweep_takes_python_values():
 def test_tune_equals_the_command(tmp_path):
     from click.testing import CliRunner
 
-    from simulator.api import tune
-    from simulator.cli import cli
+    from cardsim.simulator.api import tune
+    from cardsim.simulator.cli import cli
 
     info = tune("fifty-six", "evaluator", {"margin": (0, 3)}, against=["cautious"], budget=3,
                 boards=20, seed=5, threads=1)

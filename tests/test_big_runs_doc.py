@@ -6,8 +6,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simulator.batch import RunSpec, run
-from simulator.games import get_game
+from cardsim.simulator.batch import RunSpec, run
+from cardsim.simulator.games import get_game
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "big_runs.md"
 

@@ -7,7 +7,7 @@ import sys
 import polars as pl
 import pytest
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def cardsim(*args, cwd=None):
@@ -102,7 +102,7 @@ def test_replay_matches_the_run_row(tmp_path):
 def test_a_slow_kernel_load_is_announced_and_timed_apart(capsys):
     import time
 
-    from simulator.progress import announce_compile
+    from cardsim.simulator.progress import announce_compile
 
     took = announce_compile("test", lambda: time.sleep(0.4), enabled=True, after=0.05)
     assert took >= 0.4

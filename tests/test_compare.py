@@ -9,12 +9,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.compare import load, pair_table, ratings
-from analysis.stats import Z95
-from simulator.compare import plan
-from simulator.games import get_game
+from cardsim.analysis.compare import load, pair_table, ratings
+from cardsim.analysis.stats import Z95
+from cardsim.simulator.compare import plan
+from cardsim.simulator.games import get_game
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def test_plan_seats_every_strategy_on_every_team_of_every_pair():
@@ -218,7 +218,7 @@ def test_compare_command_end_to_end(tmp_path):
 
 
 def test_comparison_and_sweep_are_reproducible_from_their_seed(tmp_path):
-    from simulator.api import compare, sweep
+    from cardsim.simulator.api import compare, sweep
 
     a = compare("fifty-six", ["evaluator", "aggressive"], games=200, seed=8, threads=1,
                 out=tmp_path / "a")
@@ -232,7 +232,7 @@ def test_comparison_and_sweep_are_reproducible_from_their_seed(tmp_path):
 
 
 def test_per_deal_metrics_are_a_minus_the_other_teams():
-    from analysis.compare import _deal_values_hf, _side_of
+    from cardsim.analysis.compare import _deal_values_hf, _side_of
 
     deals = pl.DataFrame({
         "game_index": [0, 0, 0, 0, 0, 0], "team": [0, 1, 2, 0, 1, 2],
@@ -247,7 +247,7 @@ def test_per_deal_metrics_are_a_minus_the_other_teams():
 def test_study_folds_chunk_by_chunk_as_the_whole_table(tmp_path):
     # the same boards written as one chunk and as three: the study (folded chunk by chunk)
     # equals the whole-table functions; the bootstrap draws do not depend on the cut
-    from analysis.compare import study
+    from cardsim.analysis.compare import study
     n = 9000  # more than two bootstrap blocks
     tables = {}
     for cuts in ((0, n), (0, 2500, 4100, n)):

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from replay_checker_contract_rummy import check_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 PLUGIN = ROOT / "docs" / "examples" / "contract_rummy_lowball.py"
 
 

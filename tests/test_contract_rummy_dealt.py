@@ -1,9 +1,9 @@
 """Dealt-hand mode: counts independent of threads and blocks, and checked by hand."""
 import numpy as np
 
-from simulator.games.contract_rummy import dealt as D
-from simulator.games.contract_rummy import search as S
-from simulator.rng import below, game_key, substream
+from cardsim.simulator.games.contract_rummy import dealt as D
+from cardsim.simulator.games.contract_rummy import search as S
+from cardsim.simulator.rng import below, game_key, substream
 
 CONTRACTS = np.array([(2, 0), (1, 1), (0, 2), (0, 0), (1, 2), (0, 3)], np.int64)
 N_CARDS = np.array([10, 10, 10, 10, 12, 12], np.int64)
@@ -80,8 +80,8 @@ def test_rare_dealt_rates_are_printed_readably(capsys):
     """1 hand in 5,000 (0.02%) printed with 3 significant digits in %, never as 0.0."""
     import polars as pl
 
-    from analysis.stats import wilson_cols
-    from simulator.games.contract_rummy.cli import _echo_tables
+    from cardsim.analysis.stats import wilson_cols
+    from cardsim.simulator.games.contract_rummy.cli import _echo_tables
 
     t = pl.DataFrame({"deal_index": [0, 1, 2], "n_sets": [2, 0, 1], "n_runs": [0, 3, 1],
                       "n_cards": [10, 12, 10], "decks": [2, 2, 2], "jokers": [2, 2, 2],
@@ -96,7 +96,7 @@ def test_rare_dealt_rates_are_printed_readably(capsys):
     assert "0.0200 [" in out  # 1 / 5000 = 0.02%
     assert "0.0800 [" in out and "0.0400 [" in out  # one away: 4 and 2 in 5000
     assert "0 [0, 0.0768]" in out  # none in 5000: the interval still reads
-    from analysis.contract_rummy import pct_text
+    from cardsim.analysis.contract_rummy import pct_text
 
     assert pct_text(0.5) == "50.0" and pct_text(1.0) == "100" and pct_text(0.0) == "0"
     assert pct_text(2.3e-7) == "0.0000230" and pct_text(0.000123456) == "0.0123"

@@ -5,7 +5,7 @@ and chunking."""
 import polars as pl
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simulator.batch import RunSpec, Runner, run
+from cardsim.simulator.batch import RunSpec, Runner, run
 from tests.helpers_contract_rummy import GAME
 from tests.test_contract_rummy_replay import OPTIONS, STRATS, resolve
 
@@ -86,7 +86,7 @@ def test_duplicate_seating_plays_every_strategy_from_every_seat_on_the_same_deal
     won = games.filter(pl.col("winner").is_not_null())
     assert (won["winner_strategy"] == (won["winner"] + won["rotation"]) % 4).all()
     # the replay of a game of the run is that game (seating auto -> duplicate)
-    from simulator.games.contract_rummy.replay import play_one
+    from cardsim.simulator.games.contract_rummy.replay import play_one
 
     _, rdeals, _ = play_one(GAME, rules, spec, 5, 6)
     assert rdeals.equals(deals.filter(pl.col("game_index") == 6))

@@ -6,10 +6,10 @@ import random
 import numpy as np
 import pytest
 
-from simulator.cards import name
-from simulator.games.contract_rummy import kernel as K
-from simulator.games.contract_rummy import view as V
-from strategies.contract_rummy import (
+from cardsim.simulator.cards import name
+from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import view as V
+from cardsim.strategies.contract_rummy import (
     REGISTRY, heuristic_discard, heuristic_draw, heuristic_lay, wants_deep,
 )
 from tests.helpers_contract_rummy import Position, codes, counts
@@ -322,7 +322,7 @@ def test_bounded_search_finds_the_plain_optimal_laying(deal):
     or what the existence search's first laying leaves), finds the same laying as the
     unbounded search; the existence search's penalty is a real laying's (never below the
     optimum)."""
-    from simulator.games.contract_rummy import search as S
+    from cardsim.simulator.games.contract_rummy import search as S
 
     rng = random.Random(300 + deal)
     p = Position(deal=deal, max_contract_meld=5 if deal == 3 else "none")
@@ -352,7 +352,7 @@ def test_going_out_card_count_check_agrees_with_the_search():
     """kernel._search_of refuses, going out, a hand with more cards than the melds can hold plus
     one; the search itself (search.lay_contract, no such check) agrees on hands around that
     size, planted near three long runs."""
-    from simulator.games.contract_rummy import search as S
+    from cardsim.simulator.games.contract_rummy import search as S
 
     rng = random.Random(7)
     p = Position(deal=6, last_deal_all_at_once=True)  # 3 runs, going out
@@ -386,7 +386,7 @@ def test_going_out_suit_count_check_agrees_with_the_search():
     best ``runs`` suits are more than the one card it may keep; the search itself
     (search.lay_contract / can_lay, no such check) agrees, on hands of three suits plus
     0-3 cards of a fourth (jokers too), for three and for two runs."""
-    from simulator.games.contract_rummy import search as S
+    from cardsim.simulator.games.contract_rummy import search as S
 
     rng = random.Random(11)
     for contracts, nruns in (("2s:10,3r:12", 3), ("2s:10,2r:10", 2)):

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from replay_checker_contract_rummy import check_game  # noqa: E402
 
-from simulator.batch import RunSpec, Runner  # noqa: E402
-from simulator.games.contract_rummy.replay import play_one  # noqa: E402
+from cardsim.simulator.batch import RunSpec, Runner  # noqa: E402
+from cardsim.simulator.games.contract_rummy.replay import play_one  # noqa: E402
 from tests.helpers_contract_rummy import GAME  # noqa: E402
 
 STRATS = ["random", "lay_down_at_once", "hold_for_more", "pile_hunter",

@@ -3,9 +3,9 @@ implementation would answer differently."""
 import numpy as np
 import pytest
 
-from simulator.errors import UsageError
-from simulator.games.contract_rummy import kernel as K
-from simulator.games.contract_rummy import view as V
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import view as V
 from tests.helpers_contract_rummy import GAME, Position, counts
 
 # ---------------------------------------------------------------- rule options

@@ -5,8 +5,8 @@ import random
 import numpy as np
 import pytest
 
-from simulator.cards import parse
-from simulator.games.contract_rummy import search as S
+from cardsim.simulator.cards import parse
+from cardsim.simulator.games.contract_rummy import search as S
 
 PEN = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15]
 DEFAULT_CONTRACTS = [(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)]
@@ -365,7 +365,7 @@ def _can_lay_counts(h, ns, nr, min_run, ace_low, max_meld=4):
 def test_could_lay_refuses_what_the_old_joker_bound_let_through():
     """Sets of one rank share its suits: k sets of a rank hold at most min(held, k) cards of
     each suit (the bound once charged each further set of a rank only 3 - suits held)."""
-    from simulator.games.contract_rummy import view as V
+    from cardsim.simulator.games.contract_rummy import view as V
     best = np.zeros(4, np.int64)
 
     def cl(text, ns, nr=0):
@@ -392,7 +392,7 @@ def test_could_lay_never_refuses_a_hand_that_lays(min_run, ace_low):
     search, contract by contract, on random hands of 10-30 cards from two decks and two
     jokers (a hand plus a discard pile) and on hands planted up to two cards short of the
     contract; it must refuse no hand that lays, and most that do not."""
-    from simulator.games.contract_rummy import view as V
+    from cardsim.simulator.games.contract_rummy import view as V
     rng = random.Random(min_run * 10 + ace_low)
     deck = [c % 52 for c in range(104)] + [52, 52]
     best = np.zeros(4, np.int64)

@@ -5,10 +5,10 @@ import polars as pl
 import pytest
 from numba import njit
 
-from simulator.batch import RunSpec, Runner
-from simulator.errors import StrategyError
-from simulator.strategy import StrategyDef
-from strategies.contract_rummy import heuristic_discard, heuristic_draw
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.errors import StrategyError
+from cardsim.simulator.strategy import StrategyDef
+from cardsim.strategies.contract_rummy import heuristic_discard, heuristic_draw
 from tests.helpers_contract_rummy import GAME
 
 
@@ -66,7 +66,7 @@ def test_an_illegal_answer_names_the_strategy_and_decision():
 
 
 def test_discard_heuristic_keeps_jokers_and_pairs():
-    from simulator.games.contract_rummy.view import P_LEN, V_LEN, P_NSETS
+    from cardsim.simulator.games.contract_rummy.view import P_LEN, V_LEN, P_NSETS
     from tests.helpers_contract_rummy import counts, codes
 
     mine = counts("KS KH 7D JK 2C")
@@ -77,8 +77,8 @@ def test_discard_heuristic_keeps_jokers_and_pairs():
     cs = sorted(set(codes("KS KH 7D JK 2C")))
     legal[0] = len(cs)
     legal[1:1 + len(cs)] = cs
-    from strategies.contract_rummy import REGISTRY
+    from cardsim.strategies.contract_rummy import REGISTRY
     params = np.array([q.default for q in REGISTRY["lay_down_at_once"].params], np.float64)
     i = heuristic_discard(mine, public, private, legal, params, np.zeros(2, np.uint64))
-    from simulator.cards import name
+    from cardsim.simulator.cards import name
     assert name(legal[1 + i]) == "7D"  # the higher of the two loners; never the joker or a K

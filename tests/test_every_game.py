@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.batch import RunSpec, Runner, run
-from simulator.errors import UsageError
-from simulator.games import GAMES, get_game, get_replay
+from cardsim.simulator.batch import RunSpec, Runner, run
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games import GAMES, get_game, get_replay
 
 ALL = list(GAMES)
 # small games keep the test quick: a whole 56 game is many deals
@@ -127,7 +127,7 @@ def _illegal_plugin(name, tmp_path):
 def test_an_illegal_strategy_answer_is_one_line_naming_the_strategy(name, tmp_path):
     plugin = _illegal_plugin(name, tmp_path)
     out = tmp_path / "run"
-    p = subprocess.run([sys.executable, "-m", "simulator.cli", "run", name, "--games", "4",
+    p = subprocess.run([sys.executable, "-m", "cardsim", "run", name, "--games", "4",
                         "--strategy", f"0={plugin}:bad", "--seating", "fixed",
                         "--out", str(out)], capture_output=True, text=True, timeout=900)
     assert p.returncode == 2, p.stderr

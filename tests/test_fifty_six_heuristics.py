@@ -5,13 +5,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simulator.batch import RunSpec, Runner
-from simulator.cards import name, parse
-from simulator.games.fifty_six import view as V
-from simulator.games.fifty_six.view import DOUBLE, PASS
-from simulator.strategy import StrategyDef
-from strategies import fifty_six as S
-from strategies import fifty_six_play as SP
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.cards import name, parse
+from cardsim.simulator.games.fifty_six import view as V
+from cardsim.simulator.games.fifty_six.view import DOUBLE, PASS
+from cardsim.simulator.strategy import StrategyDef
+from cardsim.strategies import fifty_six as S
+from cardsim.strategies import fifty_six_play as SP
 from tests.helpers_fifty_six import GAME, TRUMPS, bid, play_deal, script_spec
 
 FULL = [f"{r}{s}" for s in "SHDC" for r in ("J", "9", "A", "10", "K", "Q")] * 2
@@ -331,7 +331,7 @@ def test_heuristics_keep_every_invariant_with_random_rules():
 
 
 def test_parameter_values_share_one_compiled_kernel():
-    from simulator.games.fifty_six.kernel import KERNEL
+    from cardsim.simulator.games.fifty_six.kernel import KERNEL
 
     play_block = KERNEL.play_blocks
 
@@ -365,7 +365,7 @@ def test_above_is_every_stronger_card_of_the_suit_for_every_card():
     """The mask fast path against a plain reference, card by card: the slots of the same suit
     whose strength is higher. The jack of clubs holds the top slot, where a shift by 64 once
     made every club look stronger than it."""
-    from simulator.games.fifty_six.kernel import DECK_64
+    from cardsim.simulator.games.fifty_six.kernel import DECK_64
 
     cards = sorted(set(int(c) for c in DECK_64))  # the 32 cards of the 8-player deck
     assert len(cards) == 32

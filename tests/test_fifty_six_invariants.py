@@ -2,8 +2,8 @@
 import polars as pl
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simulator.batch import RunSpec, Runner, run
-from simulator.games.fifty_six.rules import payout_tables
+from cardsim.simulator.batch import RunSpec, Runner, run
+from cardsim.simulator.games.fifty_six.rules import payout_tables
 from tests.helpers_fifty_six import GAME
 
 rule_options = st.fixed_dictionaries({
@@ -110,7 +110,7 @@ def test_different_seeds_differ_and_same_deal_shuffles_do_not_depend_on_strategy
     b, _ = Runner(RunSpec(GAME, rules, [], seed=2, count=500, deals_mode=True)).play_chunk(0, 500, 2)
     assert not a.equals(b)
     # the dealt hands (features of the first speaker's team) are the same whatever is bid
-    from simulator.games.fifty_six.replay import play_one
+    from cardsim.simulator.games.fifty_six.replay import play_one
     from tests.helpers_fifty_six import REGISTRY, script_spec
 
     e1, _, _ = play_one(GAME, rules, [], seed=4, game_index=7, deals_mode=True)
@@ -127,8 +127,8 @@ def test_very_long_games_fit_the_tables_and_replay():
     # events into dicts would take minutes) count the same deals
     import numpy as np
 
-    from simulator.games.fifty_six import kernel as K
-    from simulator.replaylog import logged_game
+    from cardsim.simulator.games.fifty_six import kernel as K
+    from cardsim.simulator.replaylog import logged_game
 
     rules = GAME.rules.resolve({"start_tables": 250, "payout": "28-56:1/1"})
     deals, games = Runner(RunSpec(GAME, rules, ["cautious"], seed=0, count=1)).play_chunk(0, 1, 2)

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator.batch import RunSpec, Runner
-from simulator.cards import name, parse
-from simulator.games.fifty_six import view as V
-from simulator.strategy import StrategyDef
-from strategies import fifty_six as S
-from strategies import fifty_six_play as SP
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.cards import name, parse
+from cardsim.simulator.games.fifty_six import view as V
+from cardsim.simulator.strategy import StrategyDef
+from cardsim.strategies import fifty_six as S
+from cardsim.strategies import fifty_six_play as SP
 from tests.helpers_fifty_six import GAME, TRUMPS
 
 OFF = {"voids": 0, "count_trumps": 0, "signals": 0, "overtake_min_points": 99}

@@ -24,8 +24,8 @@ from replay_checker import (  # noqa: E402
     card_suit, check_game, deck, load_jsonl, parse_payout,
 )
 
-from simulator.games import get_game  # noqa: E402
-from simulator.games.fifty_six.replay import play_one  # noqa: E402
+from cardsim.simulator.games import get_game  # noqa: E402
+from cardsim.simulator.games.fifty_six.replay import play_one  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,7 +142,7 @@ def test_fixed_configurations_pass_the_checker(opts):
 ], ids=["4p", "6p-pairs-sheet"])
 def test_all_pass_deals_pass_the_checker(opts):
     """All-pass deals are rare with random bidding: find some in a deals-mode batch."""
-    from simulator.batch import RunSpec, Runner
+    from cardsim.simulator.batch import RunSpec, Runner
 
     g = _game()
     rules = _rules(**opts)
@@ -195,7 +195,7 @@ MIXED = ("conventional", "1=random")  # duplicate seating; heuristics and random
 
 def _batch(rules: dict, seed: int, n: int, deals_mode: bool):
     """Games (or deals) 0..n-1 as `cardsim run` plays them: (deals, games) frames."""
-    from simulator.batch import RunSpec, Runner
+    from cardsim.simulator.batch import RunSpec, Runner
 
     spec = RunSpec(_game(), rules, list(MIXED), seed=seed, count=n, deals_mode=deals_mode)
     deals, games = Runner(spec).play_chunk(0, n, 2)
@@ -253,7 +253,7 @@ def test_deals_mode_replay_agrees_with_batch_tables():
 def test_cli_replay_file_passes_the_checker(tmp_path):
     out = tmp_path / "g5.jsonl"
     proc = subprocess.run(
-        [sys.executable, "-m", "simulator.cli", "replay", "fifty-six", "--seed", "3",
+        [sys.executable, "-m", "cardsim", "replay", "fifty-six", "--seed", "3",
          "--game-index", "5", "--out", str(out)],
         capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from simulator.cards import parse
-from simulator.errors import StrategyError, UsageError
-from simulator.games.fifty_six import kernel as K
-from simulator.games.fifty_six.rules import RULES, to_array
-from simulator.games.fifty_six import view as V
-from simulator.games.fifty_six.view import DOUBLE, PASS, REDOUBLE
+from cardsim.simulator.cards import parse
+from cardsim.simulator.errors import StrategyError, UsageError
+from cardsim.simulator.games.fifty_six import kernel as K
+from cardsim.simulator.games.fifty_six.rules import RULES, to_array
+from cardsim.simulator.games.fifty_six import view as V
+from cardsim.simulator.games.fifty_six.view import DOUBLE, PASS, REDOUBLE
 from tests.helpers_fifty_six import GAME, bid, play_deal
 
 # Four hands of 12 (seat 0 leads). Seat 0: all spades + hearts; seat 2 (its partner) diamonds.
@@ -227,7 +227,7 @@ def test_four_and_six_player_decks_strip_eights_and_sevens():
 
 
 def play_one_game(players=4, **rules):
-    from simulator.games.fifty_six.replay import play_one
+    from cardsim.simulator.games.fifty_six.replay import play_one
 
     r = GAME.rules.resolve({"players": players, **rules})
     return play_one(GAME, r, [], seed=11, game_index=2)[:2]
@@ -244,7 +244,7 @@ def test_game_ends_when_a_team_has_no_tables():
 
 
 def test_pairs_team_out_leaves_and_play_goes_on():
-    from simulator.games.fifty_six.replay import play_one
+    from cardsim.simulator.games.fifty_six.replay import play_one
 
     r = GAME.rules.resolve({"players": 6, "team_layout": "pairs", "start_tables": 2})
     for gi in range(30):
@@ -260,7 +260,7 @@ def test_pairs_team_out_leaves_and_play_goes_on():
 
 
 def test_max_deals_caps_the_game():
-    from simulator.games.fifty_six.replay import play_one
+    from cardsim.simulator.games.fifty_six.replay import play_one
 
     r = GAME.rules.resolve({"max_deals": 1, "start_tables": 50})
     ev, deals, grow = play_one(GAME, r, [], seed=2, game_index=0)

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from simulator.cli import main
+from cardsim.simulator.cli import main
 
 GAMES = ["fifty-six", "hand-and-foot", "contract-rummy", "bridge", ""]
 RULE_KEYS = ["players", "decks", "min_meld", "payout", "max_bid", "hidden_trump", "deals",

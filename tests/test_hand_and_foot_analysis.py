@@ -5,9 +5,9 @@ import sys
 import polars as pl
 import pytest
 
-from analysis.hand_and_foot import deal_summary, melded_by_turn, min_meld_study, team_summary
-from simulator.batch import RunSpec, run
-from simulator.errors import UsageError
+from cardsim.analysis.hand_and_foot import deal_summary, melded_by_turn, min_meld_study, team_summary
+from cardsim.simulator.batch import RunSpec, run
+from cardsim.simulator.errors import UsageError
 from tests.helpers_hand_and_foot import GAME
 
 
@@ -84,13 +84,13 @@ def test_study_over_runs(runs):
 
 
 def test_cli_min_meld(runs, tmp_path):
-    p = subprocess.run([sys.executable, "-m", "simulator.cli", "analyze", "min-meld",
+    p = subprocess.run([sys.executable, "-m", "cardsim", "analyze", "min-meld",
                         *map(str, runs), "--turns", "4,8", "--out", str(tmp_path / "s")],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "first_win_rate" in p.stdout and "0/0/0/0" in p.stdout
     assert pl.read_parquet(tmp_path / "s" / "min_meld-deals.parquet").height == 8
-    p = subprocess.run([sys.executable, "-m", "simulator.cli", "analyze", "min-meld",
+    p = subprocess.run([sys.executable, "-m", "cardsim", "analyze", "min-meld",
                         str(tmp_path / "nothing")], capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and "no readable run.json" in p.stderr
 

@@ -6,7 +6,7 @@ import sys
 import polars as pl
 import pytest
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def cardsim(*args):
@@ -113,8 +113,8 @@ def test_plugin_strategy_from_a_file(tmp_path):
 
 
 def test_default_strategy_is_the_strongest_heuristic_and_run_json_records_it(tmp_path):
-    from simulator.games import get_game
-    from strategies.hand_and_foot import REGISTRY, heuristic_meld
+    from cardsim.simulator.games import get_game
+    from cardsim.strategies.hand_and_foot import REGISTRY, heuristic_meld
 
     g = get_game("hand-and-foot")
     d = REGISTRY[g.default_strategy]

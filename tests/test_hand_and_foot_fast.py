@@ -3,9 +3,9 @@ random positions: each fast answer must be the one the full computation gives.""
 import numpy as np
 import pytest
 
-from simulator.games.hand_and_foot import view as V
-from simulator.games.hand_and_foot import kernel as K
-from strategies.hand_and_foot import (
+from cardsim.simulator.games.hand_and_foot import view as V
+from cardsim.simulator.games.hand_and_foot import kernel as K
+from cardsim.strategies.hand_and_foot import (
     BUILTIN_IDS, HOLD, REGISTRY, builtin_meld_stops, heuristic_meld,
 )
 from tests.helpers_hand_and_foot import Position

@@ -4,7 +4,7 @@ reproducibility for any thread count and chunking."""
 import polars as pl
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simulator.batch import RunSpec, Runner, run
+from cardsim.simulator.batch import RunSpec, Runner, run
 from tests.helpers_hand_and_foot import GAME
 
 STRATS = ["random", "early_melder", "patient_builder", "pile_taker", "waiting_melder",

@@ -3,8 +3,8 @@ a table where the new behaviour and the old one choose differently, and calls th
 decision function directly."""
 import numpy as np
 
-from simulator.games.hand_and_foot import view as V
-from strategies.hand_and_foot import (
+from cardsim.simulator.games.hand_and_foot import view as V
+from cardsim.strategies.hand_and_foot import (
     REGISTRY, heuristic_discard, heuristic_draw, heuristic_grant, heuristic_meld, pile_value,
 )
 from tests.helpers_hand_and_foot import KIND, Position

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from replay_checker_hand_and_foot import check_game  # noqa: E402
 
-from simulator.batch import RunSpec, Runner  # noqa: E402
-from simulator.games.hand_and_foot.replay import play_one  # noqa: E402
+from cardsim.simulator.batch import RunSpec, Runner  # noqa: E402
+from cardsim.simulator.games.hand_and_foot.replay import play_one  # noqa: E402
 from tests.helpers_hand_and_foot import GAME  # noqa: E402
 
 STRATS = ["random", "early_melder", "patient_builder", "pile_taker", "waiting_melder",

@@ -3,8 +3,8 @@ implementation would answer differently."""
 import numpy as np
 import pytest
 
-from simulator.errors import UsageError
-from simulator.games.hand_and_foot import view as V
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games.hand_and_foot import view as V
 from tests.helpers_hand_and_foot import GAME, Position, kinds
 
 
@@ -320,7 +320,7 @@ def test_reach_is_exact_on_small_hands():
 
 
 def test_a_deal_that_ends_on_an_empty_stock_scored_by_hand():
-    from simulator.games.hand_and_foot.replay import play_one
+    from cardsim.simulator.games.hand_and_foot.replay import play_one
     from tests.helpers_hand_and_foot import REGISTRY, deck_codes
 
     deck = deck_codes(
@@ -357,8 +357,8 @@ def test_a_tied_game_has_no_winner():
     import sys
     from pathlib import Path
 
-    from simulator.games.hand_and_foot import outcomes as O
-    from simulator.games.hand_and_foot.replay import play_one
+    from cardsim.simulator.games.hand_and_foot import outcomes as O
+    from cardsim.simulator.games.hand_and_foot.replay import play_one
     from tests.helpers_hand_and_foot import REGISTRY, deck_codes
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -459,7 +459,7 @@ def test_reach_equals_brute_force(seed):
         melds["wild"] = (0, 3)
         p.meld(0, "wild", 0, twos=3)
     p.hand(0, " ".join(k for k, c in hand.items() for _ in range(c)))
-    K_ = __import__("simulator.games.hand_and_foot.kernel", fromlist=["x"])
+    K_ = __import__("cardsim.simulator.games.hand_and_foot.kernel", fromlist=["x"])
     K_._counting(0, p.hands, p.private, p.work)
     lb = int(V.reach_lower_bound(p.work, p.public, 0))
     exact = p.reach()

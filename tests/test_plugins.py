@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 from tests.helpers_fifty_six import GAME, play_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "fifty_six_highcard.py"
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def test_example_plugin_runs_from_the_cli(tmp_path):

@@ -9,13 +9,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.metrics import per_game
-from analysis.stats import Z95
-from simulator.batch import RunSpec, run
-from simulator.games import get_game
-from simulator.precision import PrecisionStop
+from cardsim.analysis.metrics import per_game
+from cardsim.analysis.stats import Z95
+from cardsim.simulator.batch import RunSpec, run
+from cardsim.simulator.games import get_game
+from cardsim.simulator.precision import PrecisionStop
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 F56 = get_game("fifty-six")
 
 

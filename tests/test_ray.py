@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-m", "simulator"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 def _free_port() -> int:
@@ -190,7 +190,7 @@ def test_a_killed_worker_is_retried_and_no_game_is_lost(cluster, tmp_path):
 
 
 BAD_PLAY = """from numba import njit
-from simulator.games.fifty_six.view import PASS
+from cardsim.simulator.games.fifty_six.view import PASS
 
 
 @njit(cache=True)
@@ -249,7 +249,7 @@ def test_bad_backend_input_is_one_line(cluster, tmp_path):
 def test_without_ray_installed_the_error_names_the_extra(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from simulator.cli import cli
+    from cardsim.simulator.cli import cli
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
     r = CliRunner().invoke(cli, ["run", "fifty-six", "--deals", "100", "--backend", "ray",
@@ -258,7 +258,7 @@ def test_without_ray_installed_the_error_names_the_extra(tmp_path, monkeypatch):
 
 
 def test_api_with_ray_equals_local(cluster):
-    from simulator.api import simulate
+    from cardsim.simulator.api import simulate
 
     a = simulate("contract-rummy", games=120, seed=4, chunk_size=120)
     try:  # Ray is imported by simulate, after it has set up token auth for the address
@@ -292,7 +292,7 @@ def test_sweep_and_compare_on_ray_equal_local(cluster, tmp_path):
 def test_compile_count_sees_compilations_and_not_cache_loads():
     from numba import njit
 
-    from simulator.ray_backend import compile_count
+    from cardsim.simulator.ray_backend import compile_count
 
     before = compile_count()
 

@@ -6,9 +6,9 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 
-from simulator.api import compare, simulate, sweep
+from cardsim.simulator.api import compare, simulate, sweep
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 
 
 class _Figures(HTMLParser):

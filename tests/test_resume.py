@@ -10,7 +10,7 @@ import time
 
 import polars as pl
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 ARGS = ["run", "fifty-six", "--deals", "900000", "--chunk-size", "30000", "--seed", "21",
         "--threads", "1", "--quiet"]
 

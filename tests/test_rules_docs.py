@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator.cli import cli
-from simulator.games import GAMES
+from cardsim.simulator.cli import cli
+from cardsim.simulator.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 # spelled in pieces so that this file does not contain what it looks for

@@ -5,9 +5,9 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from simulator.cli import main
-from simulator.games import get_game
-from simulator.rules import read_rules_file
+from cardsim.simulator.cli import main
+from cardsim.simulator.games import get_game
+from cardsim.simulator.rules import read_rules_file
 
 
 def run_json(tmp_path, capsys, argv) -> dict:

@@ -3,10 +3,10 @@ so that comparisons do not depend on who sits where."""
 import polars as pl
 import pytest
 
-from simulator.batch import RunSpec, Runner
-from simulator.errors import UsageError
-from simulator.games.fifty_six.replay import play_one
-from simulator.strategy import resolve_seating
+from cardsim.simulator.batch import RunSpec, Runner
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games.fifty_six.replay import play_one
+from cardsim.simulator.strategy import resolve_seating
 from tests.helpers_fifty_six import GAME
 
 
@@ -78,13 +78,13 @@ def test_replay_follows_the_runs_seating(tmp_path, game_name):
     import subprocess
     import sys
 
-    from simulator.games import get_game, get_replay
+    from cardsim.simulator.games import get_game, get_replay
 
     g = get_game(game_name)
     specs = ["0=random", "1=" + g.default_strategy]
     extra = ["--rule", "contracts=2s:10,1s1r:10"] if game_name == "contract-rummy" else []
     out = tmp_path / "run"
-    p = subprocess.run([sys.executable, "-m", "simulator.cli", "run", game_name, "--games",
+    p = subprocess.run([sys.executable, "-m", "cardsim", "run", game_name, "--games",
                         "6", "--seed", "3", "--seating", "fixed", "--quiet", "--out", str(out),
                         "--strategy", specs[0], "--strategy", specs[1], *extra],
                        capture_output=True, text=True, timeout=600)

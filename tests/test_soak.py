@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.games import GAMES
+from cardsim.simulator.games import GAMES
 
 _spec = importlib.util.spec_from_file_location(
     "soak", Path(__file__).resolve().parent.parent / "scripts" / "soak.py")
@@ -29,7 +29,7 @@ def test_soak_finds_no_violation(game):
 def test_random_rules_are_valid_and_varied():
     import random
 
-    from simulator.games import get_game
+    from cardsim.simulator.games import get_game
 
     g = get_game("hand-and-foot")
     rng = random.Random(3)

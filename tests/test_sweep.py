@@ -7,12 +7,12 @@ import sys
 import polars as pl
 import pytest
 
-from simulator.batch import RunSpec, run
-from simulator.errors import UsageError
-from simulator.games import get_game
-from simulator.sweep import expand, parse_vary
+from cardsim.simulator.batch import RunSpec, run
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games import get_game
+from cardsim.simulator.sweep import expand, parse_vary
 
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "cardsim"]
 HF = get_game("hand-and-foot")
 
 

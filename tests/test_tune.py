@@ -6,10 +6,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simulator.errors import UsageError
-from simulator.games import get_game
-from simulator.strategy import parse_spec
-from simulator.tune import Range, board_wins, parse_range, run_tune
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games import get_game
+from cardsim.simulator.strategy import parse_spec
+from cardsim.simulator.tune import Range, board_wins, parse_range, run_tune
 
 G56 = get_game("fifty-six")
 
@@ -102,7 +102,7 @@ def test_bad_input_is_refused_before_anything_is_written(tmp_path, strategy, par
 def test_cli_prints_the_best_and_exits_2_on_bad_input(tmp_path):
     from click.testing import CliRunner
 
-    from simulator.cli import cli, main
+    from cardsim.simulator.cli import cli, main
 
     out = tmp_path / "t"
     r = CliRunner().invoke(cli, ["tune", "fifty-six", "--strategy", "evaluator", "--param",
@@ -120,7 +120,7 @@ def test_cli_prints_the_best_and_exits_2_on_bad_input(tmp_path):
 
 
 def test_report_draws_the_convergence_of_a_study(tmp_path):
-    from analysis.report import build
+    from cardsim.analysis.report import build
 
     rules = G56.rules.resolve({})
     info = run_tune(G56, rules, "evaluator", [parse_range("margin=0..3")], ["cautious"],

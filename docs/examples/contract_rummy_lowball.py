@@ -8,7 +8,7 @@ The signature and the codes are documented in simulator/games/contract_rummy/vie
 """
 from numba import njit
 
-from simulator.games.contract_rummy.view import D_STOCK, D_TOP, JOKER, P_PILE, P_PILE_N, PENALTY
+from cardsim.simulator.games.contract_rummy.view import D_STOCK, D_TOP, JOKER, P_PILE, P_PILE_N, PENALTY
 
 lowball_params = {"low": 5.0}  # the highest rank (face value) it takes from the pile
 

@@ -8,7 +8,7 @@ parameters arrive in ``params`` in that order.
 """
 from numba import njit
 
-from simulator.games.fifty_six.view import (
+from cardsim.simulator.games.fifty_six.view import (
     L_MIN, L_OPENING, PASS, STRENGTH, bid_code, F_NUMBER_SUIT, F_SUIT_NUMBER,
 )
 

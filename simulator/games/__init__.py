@@ -1,12 +1,12 @@
 """One subpackage per game; GAMES maps CLI names to the module that holds the game's adapter."""
 from importlib import import_module
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 GAMES = {
-    "fifty-six": "simulator.games.fifty_six",
-    "hand-and-foot": "simulator.games.hand_and_foot",
-    "contract-rummy": "simulator.games.contract_rummy",
+    "fifty-six": "cardsim.simulator.games.fifty_six",
+    "hand-and-foot": "cardsim.simulator.games.hand_and_foot",
+    "contract-rummy": "cardsim.simulator.games.contract_rummy",
 }
 
 

@@ -1,7 +1,7 @@
 """Contract Rummy: the game adapter the engine and CLI use (rules, strategies, kernel, tables)."""
 from __future__ import annotations
 
-from simulator._cache import use_game_cache
+from cardsim.simulator._cache import use_game_cache
 
 # Numba cache folder keyed by this game's sources (see simulator/_cache.py); must run before
 # any of the game's @njit functions are decorated, i.e. before the imports below.
@@ -9,10 +9,10 @@ use_game_cache("contract_rummy")
 
 import numpy as np  # noqa: E402
 
-from simulator.games.contract_rummy import outcomes as O  # noqa: E402
-from simulator.games.contract_rummy.rules import MAX_SEATS, RULES, to_array  # noqa: E402
-from simulator.games.contract_rummy.view import DECISIONS  # noqa: E402
-from simulator.adapter import GameAdapter  # noqa: E402
+from cardsim.simulator.games.contract_rummy import outcomes as O  # noqa: E402
+from cardsim.simulator.games.contract_rummy.rules import MAX_SEATS, RULES, to_array  # noqa: E402
+from cardsim.simulator.games.contract_rummy.view import DECISIONS  # noqa: E402
+from cardsim.simulator.adapter import GameAdapter  # noqa: E402
 
 
 class ContractRummy(GameAdapter):
@@ -23,9 +23,9 @@ class ContractRummy(GameAdapter):
     supports_deals_mode = False
     supports_seating = True  # duplicate seating (rotations of strategies over seats)
     default_strategy = "table_reader"
-    strategies_module = "strategies.contract_rummy"
-    kernel_module = "simulator.games.contract_rummy.kernel"
-    outcomes_module = "simulator.games.contract_rummy.outcomes"
+    strategies_module = "cardsim.strategies.contract_rummy"
+    kernel_module = "cardsim.simulator.games.contract_rummy.kernel"
+    outcomes_module = "cardsim.simulator.games.contract_rummy.outcomes"
     decision_errors = {"BAD_DRAW": "draw", "BAD_BUY": "buy", "BAD_LAY": "lay",
                        "BAD_LAYOFF": "layoff", "BAD_DISCARD": "discard"}
     seat_word = "strategy"
@@ -38,8 +38,8 @@ class ContractRummy(GameAdapter):
         return rules["players"]
 
     def plugin_interface(self):
-        from simulator.games.contract_rummy.view import DECISION_SIG
-        from strategies.contract_rummy import heuristic_buy, heuristic_lay, heuristic_layoff
+        from cardsim.simulator.games.contract_rummy.view import DECISION_SIG
+        from cardsim.strategies.contract_rummy import heuristic_buy, heuristic_lay, heuristic_layoff
 
         return (DECISION_SIG, ("draw", "discard"),
                 {"buy": heuristic_buy, "lay": heuristic_lay, "layoff": heuristic_layoff})
@@ -52,8 +52,8 @@ class ContractRummy(GameAdapter):
         return 20_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from simulator.games.contract_rummy.kernel import Ctx, _search_of, play_deal
-        from strategies.contract_rummy import BUILTIN_IDS
+        from cardsim.simulator.games.contract_rummy.kernel import Ctx, _search_of, play_deal
+        from cardsim.strategies.contract_rummy import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_SEATS, BUILTIN_IDS, DECISIONS)
         # the kernel's fns (kernel.FNS7): play_deal and the contract search after the

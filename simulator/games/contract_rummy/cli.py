@@ -6,18 +6,18 @@ from pathlib import Path
 
 import click
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 
 def _echo_tables(tables: dict) -> None:
     import polars as pl
 
-    from analysis.stats import text_table
+    from cardsim.analysis.stats import text_table
 
     with pl.Config(tbl_rows=1000, tbl_cols=40, tbl_width_chars=250, fmt_str_lengths=80,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
         if "dealt" in tables:
-            from analysis.contract_rummy import pct_table
+            from cardsim.analysis.contract_rummy import pct_table
 
             click.echo("dealt hands: % that already hold the contract (turn 0) and that are "
                        "one card away, [95% interval] (3 significant digits):")
@@ -72,7 +72,7 @@ def contract_completion_cmd(run_dirs, turns, dealt_hands, players, rule_opts, se
                             out):
     """Contract Rummy: contract-completion study over runs (one arm each) and/or dealt hands,
     with 95% intervals."""
-    from analysis.contract_rummy import completion_study, dealt_study
+    from cardsim.analysis.contract_rummy import completion_study, dealt_study
 
     try:
         ts = sorted({int(t) for t in turns.split(",") if t.strip()})
@@ -89,7 +89,7 @@ def contract_completion_cmd(run_dirs, turns, dealt_hands, players, rule_opts, se
         raise UsageError(f"--seed {seed}: allowed 0..2**63-1")
     tables = completion_study(run_dirs, ts) if run_dirs else {}
     if dealt_hands is not None:
-        from simulator.games import get_game
+        from cardsim.simulator.games import get_game
 
         overrides = list(rule_opts) + ([f"players={players}"] if players is not None else [])
         rules = get_game("contract-rummy").rules.resolve(overrides)

@@ -12,14 +12,14 @@ import numpy as np
 import polars as pl
 from numba import njit, prange
 
-from simulator.games.contract_rummy.search import (
+from cardsim.simulator.games.contract_rummy.search import (
     MELD_W,
     _completing,
     can_lay_ws,
     lay_contract_ws,
     one_away_ws,
 )
-from simulator.rng import below, game_key, substream
+from cardsim.simulator.rng import below, game_key, substream
 
 SUB_DEALT = np.uint64(0xC0DE_0000)
 N_HIST = 54  # completing cards: 0..53

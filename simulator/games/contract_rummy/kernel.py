@@ -24,20 +24,20 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, types, uint64
 
-from simulator import rng as R
-from simulator.bits import ctz, popcount
-from simulator.engine import (
+from cardsim.simulator import rng as R
+from cardsim.simulator.bits import ctz, popcount
+from cardsim.simulator.engine import (
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
 )
-from simulator.nrt import borrow
-from simulator.tables import emit
-from simulator.games.contract_rummy import outcomes as O
-from simulator.games.contract_rummy import rules as RU
-from simulator.games.contract_rummy import view as V
-from simulator.games.contract_rummy.search import (
+from cardsim.simulator.nrt import borrow
+from cardsim.simulator.tables import emit
+from cardsim.simulator.games.contract_rummy import outcomes as O
+from cardsim.simulator.games.contract_rummy import rules as RU
+from cardsim.simulator.games.contract_rummy import view as V
+from cardsim.simulator.games.contract_rummy.search import (
     _FALSE, _NONE, _TRUE, _ZERO, MELD_W, _search, _sizes, is_valid_meld,
 )
-from simulator.games.contract_rummy.view import (
+from cardsim.simulator.games.contract_rummy.view import (
     BUY, D_DEEP, D_STOCK, D_TOP, DISCARD, DRAW, JOKER, LAY, LAYOFF, LEGAL_LEN, M_CARDS, M_JOK,
     M_KEY, M_KIND, M_NAT, M_OWNER, MW, NCODES, P_BUYS, P_DOWN, P_DOWN_TURN, P_HAND_N, P_MELDS,
     P_NMELDS, P_PILE, P_PILE_N, P_STOCK_N, P_TURN, RUN, SET, STOP, V_FORCED, V_LAY_CARDS,
@@ -45,7 +45,7 @@ from simulator.games.contract_rummy.view import (
     hand_penalty, layoff_code,
     rank_of_pos, run_ends, slot_open, swap_code,
 )
-from strategies.contract_rummy import wants_deep
+from cardsim.strategies.contract_rummy import wants_deep
 
 MAX_SEATS = RU.MAX_SEATS
 MAX_CARDS = RU.MAX_CARDS

@@ -8,8 +8,8 @@ count the player's own turns (1 = its first turn), the unit of the contract-comp
 """
 import polars as pl
 
-from simulator.games.contract_rummy.rules import MAX_SEATS
-from simulator.tables import Column
+from cardsim.simulator.games.contract_rummy.rules import MAX_SEATS
+from cardsim.simulator.tables import Column
 
 END_NAMES = ("went_out", "stalled", "turn_cap")
 END_ENUM = pl.Enum(list(END_NAMES))

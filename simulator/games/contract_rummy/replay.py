@@ -14,10 +14,10 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import log_events, replay
-from simulator.cards import SUITS, name as card_name
-from simulator.games.contract_rummy import kernel as K
-from simulator.games.contract_rummy.outcomes import END_NAMES
+from cardsim.simulator.replaylog import log_events, replay
+from cardsim.simulator.cards import SUITS, name as card_name
+from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy.outcomes import END_NAMES
 
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 

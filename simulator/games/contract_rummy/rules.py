@@ -9,8 +9,8 @@ import re
 
 import numpy as np
 
-from simulator.errors import UsageError
-from simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.rules import Field, RuleSet, Slots
 
 MAX_DEALS = 16
 MAX_SEATS = 8

@@ -9,7 +9,7 @@ bits; a run's key is its suit and its masks are position bits (0 = ace low, rank
 import numpy as np
 from numba import njit, uint64
 
-from simulator.bits import popcount
+from cardsim.simulator.bits import popcount
 
 SET = 0
 RUN = 1

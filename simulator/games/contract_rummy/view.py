@@ -49,9 +49,9 @@ Other hands and the stock order never reach a strategy.
 import numpy as np
 from numba import njit, types, uint64
 
-from simulator.bits import ctz, popcount, top_bit
-from simulator.games.contract_rummy.search import can_lay
-from simulator.games.contract_rummy.rules import MAX_CARDS, MAX_SEATS
+from cardsim.simulator.bits import ctz, popcount, top_bit
+from cardsim.simulator.games.contract_rummy.search import can_lay
+from cardsim.simulator.games.contract_rummy.rules import MAX_CARDS, MAX_SEATS
 
 DECISION_SIG = types.int64(
     types.int64[::1], types.int32[::1], types.int32[::1], types.int32[::1],

@@ -1,17 +1,17 @@
 """56: the game adapter the engine and CLI use (rules, strategies, kernel, tables, replay)."""
 from __future__ import annotations
 
-from simulator._cache import use_game_cache
+from cardsim.simulator._cache import use_game_cache
 
 use_game_cache("fifty_six")  # before any of the game's @njit functions are decorated
 
 import numpy as np  # noqa: E402
 
-from simulator.games.fifty_six import outcomes as O  # noqa: E402
-from simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
-from simulator.adapter import GameAdapter  # noqa: E402
+from cardsim.simulator.games.fifty_six import outcomes as O  # noqa: E402
+from cardsim.simulator.games.fifty_six.rules import RULES, to_array  # noqa: E402
+from cardsim.simulator.adapter import GameAdapter  # noqa: E402
 
-from simulator.games.fifty_six.view import DECISIONS  # noqa: E402
+from cardsim.simulator.games.fifty_six.view import DECISIONS  # noqa: E402
 
 
 class FiftySix(GameAdapter):
@@ -19,9 +19,9 @@ class FiftySix(GameAdapter):
     rules = RULES
     supports_deals_mode = True
     supports_seating = True  # duplicate seating (rotations of strategies over teams)
-    strategies_module = "strategies.fifty_six"
-    kernel_module = "simulator.games.fifty_six.kernel"
-    outcomes_module = "simulator.games.fifty_six.outcomes"
+    strategies_module = "cardsim.strategies.fifty_six"
+    kernel_module = "cardsim.simulator.games.fifty_six.kernel"
+    outcomes_module = "cardsim.simulator.games.fifty_six.outcomes"
     decision_errors = {"BAD_BID": "bid", "BAD_PLAY": "play", "BAD_REVEAL": "reveal"}
     invariant_detail = "cards or points not conserved"
     default_strategy = "tuned"  # top of the ladder (cardsim ladder fifty-six)
@@ -34,8 +34,8 @@ class FiftySix(GameAdapter):
         return rules["players"] // 2 if rules["team_layout"] == "pairs" else 2
 
     def plugin_interface(self):
-        from simulator.games.fifty_six.view import DECISION_SIG
-        from strategies.fifty_six import never_reveal
+        from cardsim.simulator.games.fifty_six.view import DECISION_SIG
+        from cardsim.strategies.fifty_six import never_reveal
 
         return DECISION_SIG, ("bid", "play"), {"reveal": never_reveal}
 
@@ -46,10 +46,10 @@ class FiftySix(GameAdapter):
         return 1_000_000 if deals_mode else 50_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from simulator.games.fifty_six.kernel import Ctx, play_deal
-        from simulator.games.fifty_six.view import MAX_TEAMS
+        from cardsim.simulator.games.fifty_six.kernel import Ctx, play_deal
+        from cardsim.simulator.games.fifty_six.view import MAX_TEAMS
 
-        from strategies.fifty_six import BUILTIN_IDS
+        from cardsim.strategies.fifty_six import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
         # the kernel's fns (kernel.FNS4): play_deal after the decisions, called as a pointer

@@ -16,23 +16,23 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, types, uint64
 
-from simulator import rng as R
-from simulator.bits import ctz
-from simulator.engine import (
+from cardsim.simulator import rng as R
+from cardsim.simulator.bits import ctz
+from cardsim.simulator.engine import (
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
 )
-from simulator.nrt import borrow
-from simulator.tables import emit as _emit
-from simulator.games.fifty_six import outcomes as O
-from simulator.games.fifty_six import rules as RU
-from simulator.games.fifty_six import view as V
-from simulator.games.fifty_six.view import (
+from cardsim.simulator.nrt import borrow
+from cardsim.simulator.tables import emit as _emit
+from cardsim.simulator.games.fifty_six import outcomes as O
+from cardsim.simulator.games.fifty_six import rules as RU
+from cardsim.simulator.games.fifty_six import view as V
+from cardsim.simulator.games.fifty_six.view import (
     DOUBLE, L_DOUBLE, L_LAST_TRUMP, L_LAST_VALUE, L_MAX, L_MIN, L_OPENING, L_PASS, L_REDOUBLE,
     L_THANI, NO_TRUMPS, PASS, POINTS, REDOUBLE, SLOT_CODE, SLOT_OF, STRENGTH, SUIT, SUIT_MASK,
     TRUMP_HIDDEN, trick_winner,
 )
-from simulator.cards import deck as _deck
-from strategies.fifty_six import builtin_bid_mask, builtin_decision, builtin_play_mask
+from cardsim.simulator.cards import deck as _deck
+from cardsim.strategies.fifty_six import builtin_bid_mask, builtin_decision, builtin_play_mask
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)

@@ -5,8 +5,8 @@ types, enums for trump and bid form, nulls where a value does not exist).
 """
 import polars as pl
 
-from simulator.games.fifty_six.view import FORM_NAMES, TRUMP_NAMES
-from simulator.tables import Column
+from cardsim.simulator.games.fifty_six.view import FORM_NAMES, TRUMP_NAMES
+from cardsim.simulator.tables import Column
 
 TRUMP_ENUM = pl.Enum(list(TRUMP_NAMES))
 FORM_ENUM = pl.Enum(list(FORM_NAMES))

@@ -11,10 +11,10 @@ import json
 
 import numpy as np
 
-from simulator.cards import name as card_name
-from simulator.replaylog import log_events, replay
-from simulator.games.fifty_six import kernel as K
-from simulator.games.fifty_six.view import (
+from cardsim.simulator.cards import name as card_name
+from cardsim.simulator.replaylog import log_events, replay
+from cardsim.simulator.games.fifty_six import kernel as K
+from cardsim.simulator.games.fifty_six.view import (
     DOUBLE, FORM_NAMES, PASS, REDOUBLE, TRUMP_HIDDEN, TRUMP_NAMES, call_form, call_trump,
     call_value,
 )

@@ -4,8 +4,8 @@
 """
 import numpy as np
 
-from simulator.errors import UsageError
-from simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.rules import Field, RuleSet, Slots
 
 PAYOUT_PRESETS = {
     # bid band: tables the bidding team receives if it wins / pays if it loses

@@ -22,7 +22,7 @@ trump to be shown, 0 not to. Other players' hands and the deck never reach a str
 import numpy as np
 from numba import njit, types
 
-from simulator.cards import RA, R10, RJ, R9, RK, RQ, R8, R7
+from cardsim.simulator.cards import RA, R10, RJ, R9, RK, RQ, R8, R7
 
 DECISION_SIG = types.int64(
     types.int8[::1], types.int64, types.int16[::1], types.int16[::1], types.int8[::1],

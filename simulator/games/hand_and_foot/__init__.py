@@ -1,7 +1,7 @@
 """Hand and Foot: the game adapter the engine and CLI use (rules, strategies, kernel, tables)."""
 from __future__ import annotations
 
-from simulator._cache import use_game_cache
+from cardsim.simulator._cache import use_game_cache
 
 # Numba cache folder keyed by this game's sources (see simulator/_cache.py); must run before
 # any of the game's @njit functions are decorated, i.e. before the imports below.
@@ -10,21 +10,21 @@ use_game_cache("hand_and_foot")
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from simulator.games.hand_and_foot import outcomes as O  # noqa: E402
-from simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
-from simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
-from simulator.adapter import GameAdapter  # noqa: E402
+from cardsim.simulator.games.hand_and_foot import outcomes as O  # noqa: E402
+from cardsim.simulator.games.hand_and_foot.rules import RULES, n_teams, to_array  # noqa: E402
+from cardsim.simulator.games.hand_and_foot.view import DECISIONS, MAX_TEAMS  # noqa: E402
+from cardsim.simulator.adapter import GameAdapter  # noqa: E402
 
 
 class HandAndFoot(GameAdapter):
     name = "hand-and-foot"
     rules = RULES
     supports_deals_mode = False
-    strategies_module = "strategies.hand_and_foot"
+    strategies_module = "cardsim.strategies.hand_and_foot"
     # the strongest built-in (cardsim compare / ladder, docs/hand_and_foot.md)
     default_strategy = "table_reader"
-    kernel_module = "simulator.games.hand_and_foot.kernel"
-    outcomes_module = "simulator.games.hand_and_foot.outcomes"
+    kernel_module = "cardsim.simulator.games.hand_and_foot.kernel"
+    outcomes_module = "cardsim.simulator.games.hand_and_foot.outcomes"
     decision_errors = {"BAD_DRAW": "draw", "BAD_MELD": "meld", "BAD_DISCARD": "discard",
                        "BAD_ASK": "ask", "BAD_GRANT": "grant"}
     deal_columns = O.DEAL_COLUMNS
@@ -36,8 +36,8 @@ class HandAndFoot(GameAdapter):
         return n_teams(rules["players"])
 
     def plugin_interface(self):
-        from simulator.games.hand_and_foot.view import DECISION_SIG
-        from strategies.hand_and_foot import heuristic_ask, heuristic_grant
+        from cardsim.simulator.games.hand_and_foot.view import DECISION_SIG
+        from cardsim.strategies.hand_and_foot import heuristic_ask, heuristic_grant
 
         return (DECISION_SIG, ("draw", "meld", "discard"),
                 {"ask": heuristic_ask, "grant": heuristic_grant})
@@ -51,9 +51,9 @@ class HandAndFoot(GameAdapter):
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
         """The kernel's (Ctx, fns); seats are fixed, so ``rotations`` is always 0."""
-        from simulator.games.hand_and_foot.kernel import PLAY_DEAL, Ctx
+        from cardsim.simulator.games.hand_and_foot.kernel import PLAY_DEAL, Ctx
 
-        from strategies.hand_and_foot import BUILTIN_IDS
+        from cardsim.strategies.hand_and_foot import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
         # the kernel calls each deal through this pointer (see kernel.PLAY_DEAL)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from simulator.errors import UsageError
+from cardsim.simulator.errors import UsageError
 
 
 @click.command("min-meld")
@@ -31,8 +31,8 @@ def report_min_meld(run_dirs, turns, out: Path, labels=None, quiet=False):
     ``quiet``."""
     import polars as pl
 
-    from analysis.hand_and_foot import best_arm, min_meld_study
-    from analysis.stats import text_table
+    from cardsim.analysis.hand_and_foot import best_arm, min_meld_study
+    from cardsim.analysis.stats import text_table
 
     tables = min_meld_study(run_dirs, turns, labels)
     try:

@@ -18,15 +18,15 @@ import numpy as np
 from numba import njit, types, uint64
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simulator import rng as R
-from simulator.cards import RANKS, deck as _deck
-from simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
-from simulator.nrt import borrow
-from simulator.tables import emit
-from simulator.games.hand_and_foot import outcomes as O
-from simulator.games.hand_and_foot import rules as RU
-from simulator.games.hand_and_foot import view as V
-from simulator.games.hand_and_foot.view import (
+from cardsim.simulator import rng as R
+from cardsim.simulator.cards import RANKS, deck as _deck
+from cardsim.simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
+from cardsim.simulator.nrt import borrow
+from cardsim.simulator.tables import emit
+from cardsim.simulator.games.hand_and_foot import outcomes as O
+from cardsim.simulator.games.hand_and_foot import rules as RU
+from cardsim.simulator.games.hand_and_foot import view as V
+from cardsim.simulator.games.hand_and_foot.view import (
     ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, K_A, KIND_OF, MELD, NK, OP_ADD_JOKER,
     OP_ADD_NAT, OP_ADD_TWO, OP_B3_3, OP_B3_4, OP_START2_JOKER, OP_START3, OP_W030, OP_W300,
     P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
@@ -34,7 +34,7 @@ from simulator.games.hand_and_foot.view import (
     T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
     VALUE, WILD_T, action, points_of, rank_meld_ok, reach, reach_lower_bound, team_base,
 )
-from strategies.hand_and_foot import builtin_decision, builtin_meld_stops
+from cardsim.strategies.hand_and_foot import builtin_decision, builtin_meld_stops
 
 MAX_CARDS = 54 * 12
 FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks

@@ -8,7 +8,7 @@ one row per deal. ``games`` has one row per game. Score identity, per row:
 """
 import polars as pl
 
-from simulator.tables import Column
+from cardsim.simulator.tables import Column
 
 END_NAMES = ("went_out", "stock_exhausted", "turn_cap")
 SOURCE_NAMES = ("never", "stock", "pile")

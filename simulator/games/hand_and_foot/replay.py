@@ -12,11 +12,11 @@ import json
 
 import numpy as np
 
-from simulator.replaylog import log_events, replay
-from simulator.cards import name as card_name
-from simulator.games.hand_and_foot import kernel as K
-from simulator.games.hand_and_foot.outcomes import END_NAMES
-from simulator.games.hand_and_foot.view import (
+from cardsim.simulator.replaylog import log_events, replay
+from cardsim.simulator.cards import name as card_name
+from cardsim.simulator.games.hand_and_foot import kernel as K
+from cardsim.simulator.games.hand_and_foot.outcomes import END_NAMES
+from cardsim.simulator.games.hand_and_foot.view import (
     B3_T, KIND_NAMES, KIND_OF, NK, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO, OP_START2_JOKER,
     OP_START2_TWO, OP_START3, WILD_T,
 )
@@ -163,7 +163,7 @@ def _layout(ev: dict, rules: dict, seats: int) -> None:
 
 def kind_of(card: str) -> str:
     """Kind name of a card name ('QH' -> 'Q', '3D' -> '3R', 'JK' -> 'JK')."""
-    from simulator.cards import parse
+    from cardsim.simulator.cards import parse
 
     return KIND_NAMES[KIND_OF[parse(card)]]
 
