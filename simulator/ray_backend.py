@@ -18,7 +18,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from simulator.errors import BackendError, StrategyError, UsageError
+from cardsim.simulator.errors import BackendError, StrategyError, UsageError
 
 # per worker process: the prepared game of the run it is playing, so a worker's second and
 # later chunks neither prepare nor compile again
@@ -36,13 +36,6 @@ def connect(address: str | None):
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if address not in (None, "auto"):
         _reachable(address)
-        # Ray sends its token to clusters it finds itself but not to an address it is given;
-        # a cluster without token auth accepts one, so send it when this machine has one
-        # (read when Ray is imported)
-        if "RAY_AUTH_MODE" not in os.environ and (
-                os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
-                or (Path.home() / ".ray" / "auth_token").is_file()):
-            os.environ["RAY_AUTH_MODE"] = "token"
     try:
         import ray
     except ImportError:
@@ -54,18 +47,80 @@ def connect(address: str | None):
             return ray
         ray.shutdown()  # another address than this process joined before
     quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+    if address is not None:
+        match_cluster_auth(address)
     try:
         if address is None:
             ray.init(include_dashboard=False, **quiet)
         else:
             ray.init(address=address, **quiet)
-    except (ConnectionError, ValueError, RuntimeError) as e:
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         where = "a local Ray instance" if address is None else address
         raise UsageError(f"--address {address or '(local)'}: cannot connect to {where}: "
                          f"{first}") from None
     _CONNECTED = (address,)
     return ray
+
+
+def match_cluster_auth(address: str) -> str:
+    """Set this driver's token authentication to the cluster's, found by asking its GCS
+    without a token; returns the mode ('disabled' or 'token').
+
+    The driver owns its tasks' arguments and results, so the cluster's workers call back to
+    it. A driver in token mode rejects a cluster without tokens ("Missing authorization
+    header in request!"), which its tasks see as the owner of their arguments having died
+    (OwnerDiedError). Ray 2.59+ writes ~/.ray/auth_token on a machine's first local
+    ``ray.init()`` and then turns token mode on for ``address='auto'`` whenever that file
+    exists, whatever the cluster does; a cluster started without tokens (``RAY_AUTH_MODE=
+    disabled ray start``, ray.cluster_utils, an older Ray) then fails every run. Ray reads
+    the mode when it is imported and when its config is initialised again, as here. Ray
+    Client addresses (ray://) are left to Ray."""
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+        from ray._raylet import AuthenticationTokenLoader, Config, GcsClient
+        from ray.exceptions import AuthenticationError
+    except ImportError:  # a Ray without token authentication (before 2.52)
+        return "disabled"
+    if address.startswith("ray://"):
+        return os.environ.get("RAY_AUTH_MODE", "disabled")
+    try:
+        gcs = canonicalize_bootstrap_address(address)
+    except Exception:  # noqa: BLE001  (no cluster found: ray.init names the problem)
+        gcs = None
+    if not gcs:
+        return os.environ.get("RAY_AUTH_MODE", "disabled")
+
+    def accepted(mode: str) -> bool | None:
+        """Whether the GCS takes this process's requests in ``mode`` (None: no answer)."""
+        os.environ["RAY_AUTH_MODE"] = mode
+        Config.initialize("")
+        err = os.dup(2)  # Ray's C++ client logs each refusal to stderr
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 2)
+                GcsClient(address=gcs)
+            return True
+        except AuthenticationError:
+            return False
+        except Exception:  # noqa: BLE001  (other trouble: ray.init reports it)
+            return None
+        finally:
+            os.dup2(err, 2)
+            os.close(err)
+
+    if accepted("disabled") is not False:
+        return "disabled"
+    if not AuthenticationTokenLoader.instance().has_token(ignore_auth_mode=True):
+        raise UsageError(f"--address {address}: the cluster requires token authentication "
+                         "and this machine has no token: set RAY_AUTH_TOKEN or "
+                         "RAY_AUTH_TOKEN_PATH, or copy ~/.ray/auth_token from the head node")
+    if accepted("token") is False:
+        raise UsageError(f"--address {address}: the cluster requires token authentication "
+                         "and refuses this machine's token (RAY_AUTH_TOKEN, "
+                         "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token): give it the cluster's "
+                         "token (`ray get-auth-token` on the head node)")
+    return "token"
 
 
 def _host_port(address: str) -> tuple[str, str]:
@@ -94,7 +149,7 @@ def check_address(address: str | None) -> None:
 def _payload(spec) -> dict:
     """What a worker needs to rebuild the run: names and numbers, plus the source of plug-in
     strategy files (a cluster node may not have them)."""
-    from simulator.strategy import parse_spec
+    from cardsim.simulator.strategy import parse_spec
 
     if spec.registry:
         raise UsageError("--backend ray: strategies given as Python objects cannot be sent to "
@@ -115,8 +170,8 @@ def _payload(spec) -> dict:
 
 
 def _digest(game: str) -> str:
-    from simulator._cache import source_digest
-    from simulator.games import GAMES
+    from cardsim.simulator._cache import source_digest
+    from cardsim.simulator.games import GAMES
 
     return source_digest(GAMES[game].rpartition(".")[2])
 
@@ -174,8 +229,8 @@ def probe_code(game: str) -> tuple[str, str]:
 
 
 def _runner(payload: dict):
-    from simulator.batch import Runner, RunSpec
-    from simulator.games import get_game
+    from cardsim.simulator.batch import Runner, RunSpec
+    from cardsim.simulator.games import get_game
 
     key = hashlib.blake2b(repr(sorted((k, repr(v)) for k, v in payload.items())).encode(),
                           digest_size=12).hexdigest()
@@ -361,6 +416,10 @@ class RayChunks:
                     raise cause from None
                 first_line = str(e).strip().splitlines()[0] if str(e).strip() \
                     else type(e).__name__
+                if "OwnerDiedError" in str(e):  # the owner is this driver, which is alive
+                    first_line += (" (the worker could not reach this driver, which owns the "
+                                   "task's arguments: are RAY_AUTH_MODE and the token the "
+                                   "same on the driver and every node?)")
                 raise BackendError(f"chunk {k} failed on a Ray worker: {first_line}") from None
             except ray.exceptions.RayError as e:
                 if attempt == tries:

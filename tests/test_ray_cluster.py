@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,18 +22,27 @@ ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = [sys.executable, "-m", "simulator"]
+CLI = [sys.executable, "-m", "cardsim"]
+# The drivers run as on a machine where a local Ray run has left its token (Ray 2.59+ writes
+# ~/.ray/auth_token on the first local ray.init()), while these clusters run without token
+# authentication: a driver that turned token mode on because the token exists rejected the
+# workers' calls back to it, and every task failed with OwnerDiedError.
+TOKEN = Path(tempfile.mkdtemp(prefix="cardsim-token-")) / "auth_token"
+TOKEN.write_text("cardsim-test-token-" + "0" * 24 + "\n")
+BASE_ENV = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+DRIVER_ENV = {**BASE_ENV, "RAY_AUTH_TOKEN_PATH": str(TOKEN)}
 
 
-def cardsim(*args, **kw):
+def cardsim(*args, env=None, **kw):
     return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True,
-                          timeout=600, **kw)
+                          timeout=600, env=DRIVER_ENV if env is None else env, **kw)
 
 
 def start(*args):
     """A driver in its own process, so that the test can act on the cluster meanwhile."""
     return subprocess.Popen(CLI + [str(a) for a in args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=DRIVER_ENV)
 
 
 def chunks_done(out: Path) -> int:
@@ -179,7 +189,7 @@ def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
 def test_a_node_with_other_code_is_refused_by_name(tmp_path):
     # a copy of the package whose 56 kernel differs by a comment, first on that node's path
     other = tmp_path / "other"
-    for d in ("simulator", "strategies", "analysis"):
+    for d in ("cardsim", "simulator", "strategies", "analysis"):
         shutil.copytree(ROOT / d, other / d, ignore=shutil.ignore_patterns("__pycache__"))
     kernel = other / "simulator" / "games" / "fifty_six" / "kernel.py"
     kernel.write_text(kernel.read_text() + "\n# another version\n")
@@ -221,3 +231,53 @@ def test_a_node_joining_late_gets_work(tmp_path):
     finally:
         ray.shutdown()
         c.shutdown()
+
+
+# A head and one worker node in token mode, in a process of their own so that this one's Ray
+# stays out of token mode; up until its stdin closes.
+TOKEN_CLUSTER = """
+import sys
+from ray.cluster_utils import Cluster
+c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+c.add_node(num_cpus=1, node_name="tokened")
+c.wait_for_nodes()
+print(c.address, flush=True)
+sys.stdin.read()
+c.shutdown()
+"""
+
+
+def test_a_cluster_with_token_authentication(tmp_path):
+    """The driver finds that the cluster wants tokens and sends this machine's; a wrong token
+    or none is refused in one line, at once and before anything is written."""
+    host = subprocess.Popen([sys.executable, "-c", TOKEN_CLUSTER], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env={
+                                **BASE_ENV, "RAY_USAGE_STATS_ENABLED": "0",
+                                "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(TOKEN)})
+    try:
+        address = host.stdout.readline().strip()
+        assert address, "the token cluster did not start"
+        args = ["run", "fifty-six", "--deals", 20_000, "--chunk-size", 5_000, "--seed", 6]
+        assert cardsim(*args, "--quiet", "--out", tmp_path / "local").returncode == 0
+        on_ray = ["--backend", "ray", "--address", address, "--quiet"]
+        p = cardsim(*args, *on_ray, "--out", tmp_path / "ray")
+        assert p.returncode == 0, p.stderr
+        assert p.stderr == ""  # the probe's refusal in disabled mode is not shown
+        same_tables(tmp_path / "local", tmp_path / "ray")
+        assert len(run_info(tmp_path / "ray")["ray"]["tasks_per_node"]) == 2
+        wrong = {**BASE_ENV, "RAY_AUTH_TOKEN": "not-the-token-" + "1" * 24}
+        home = tmp_path / "home"  # no ~/.ray/auth_token there; the kernels' cache as before
+        home.mkdir()
+        from cardsim.simulator._cache import _base
+        none = {**BASE_ENV, "HOME": str(home), "CARDSIM_CACHE_DIR": _base()}
+        for env, says in ((wrong, "refuses this machine's token"), (none, "has no token")):
+            t0 = time.monotonic()
+            p = cardsim(*args, *on_ray, "--out", tmp_path / "refused", env=env)
+            lines = p.stderr.strip().splitlines()
+            assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr
+            assert "token authentication" in lines[0]
+            assert time.monotonic() - t0 < 30  # not after Ray's minute of retries
+            assert not (tmp_path / "refused").exists()
+    finally:
+        host.stdin.close()
+        host.wait(timeout=120)
