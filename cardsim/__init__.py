@@ -41,7 +41,8 @@ def _version() -> str:
 
 __version__ = _version()
 
-__all__ = ["simulate", "compare", "sweep", "tune", "Result", "__version__"]
+__all__ = ["simulate", "compare", "sweep", "tune", "Result", "UsageError", "GAMES",
+           "__version__"]
 
 
 def __getattr__(name: str):
@@ -50,6 +51,14 @@ def __getattr__(name: str):
         from cardsim.simulator import api
 
         return getattr(api, name)
+    if name == "UsageError":
+        from cardsim.simulator.errors import UsageError
+
+        return UsageError
+    if name == "GAMES":
+        from cardsim.simulator.games import GAMES
+
+        return tuple(GAMES)
     raise AttributeError(f"module 'cardsim' has no attribute {name!r}")
 
 
