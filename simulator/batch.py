@@ -87,10 +87,10 @@ class Runner:
                                                self.rotations)
         return self._ctx
 
-    def play_rows(self, first: int, n: int, threads: int):
+    def play_rows(self, first: int, n: int, threads: int, tally=None):
         """Kernel output for games first..first+n-1 in game order: deal table column-major
         (columns x deals, possibly a view of a reused buffer) and game rows (games x columns;
-        None in deals mode)."""
+        None in deals mode). ``tally`` (a progress.Tally) counts the games as they finish."""
         g = self.spec.game
         deals_mode = self.spec.deals_mode
         starts, ends = plan_blocks(first, n, threads)
@@ -106,9 +106,16 @@ class Runner:
             room = (be - bs) * per_game + (0 if deals_mode else 8)
             row_ends = np.cumsum(room)
             row_starts = row_ends - room
+            done = np.zeros(len(pending), np.int64)
+            if tally is not None:
+                tally.watch(done)
             deal_cols, deal_n, gr, stopped, errs = g.run_blocks(
                 self.ctx, self.spec.seed, bs, be, row_starts, row_ends, deals_mode,
-                self.spec.debug, self._scratch)
+                self.spec.debug, self._scratch, done)
+            if tally is not None:
+                # a block that ran out of rows is played on from its first unfinished game,
+                # which this pass did not count
+                tally.settle(int(np.where(stopped >= 0, stopped, be).sum() - bs.sum()))
             self._raise_errors(errs)
             base = int(bs[0])
             again = bool((stopped >= 0).any())  # another pass will reuse the row buffer
@@ -145,8 +152,8 @@ class Runner:
             raise AssertionError(msg)
         raise StrategyError(msg)
 
-    def play_chunk(self, first: int, n: int, threads: int):
-        deal_cols, game_rows = self.play_rows(first, n, threads)
+    def play_chunk(self, first: int, n: int, threads: int, tally=None):
+        deal_cols, game_rows = self.play_rows(first, n, threads, tally)
         return self.spec.game.frames(deal_cols, game_rows, first, self.spec.deals_mode)
 
 
@@ -238,10 +245,11 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         load_s = 0.0  # the workers load it (ray section of run.json)
     started = _dt.datetime.now(_dt.timezone.utc)
     t0 = time.perf_counter()
-    bar = Progress(spec.count, unit, enabled=progress)
-    bar.advance(sum(c["count"] for c in done.values()))
+    bar = Progress(spec.count, unit, enabled=progress,
+                   done=sum(c["count"] for c in done.values()))
     todo = plan_chunks(spec.count, chunk, skip=done)
-    source = remote.play(todo, runner) if remote else play_local(runner, todo, threads)
+    source = remote.play(todo, runner) if remote else play_local(runner, todo, threads,
+                                                                 bar.tally)
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
     try:
@@ -251,7 +259,8 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
             names = [f"deals-{k:06d}.parquet"] + ([] if games is None else [f"games-{k:06d}.parquet"])
             done[k] = {"files": names, "count": n, "deal_rows": deals.height}
             pending = pool.submit(_write_chunk, out, names, deals, games, dict(done))
-            bar.advance(n)
+            if remote:
+                bar.advance(n)  # a Ray task at a time; local games count as they finish
             if stop is not None and first + n < spec.count and stop(deals, games):
                 break
         if pending is not None:
@@ -307,9 +316,9 @@ def plan_chunks(count: int, chunk: int, skip=()) -> list[tuple[int, int, int]]:
             for k, first in enumerate(range(0, count, chunk)) if k not in skip]
 
 
-def play_local(runner: Runner, todo, threads: int):
+def play_local(runner: Runner, todo, threads: int, tally=None):
     for k, first, n in todo:
-        yield (k, first, n, *runner.play_chunk(first, n, threads))
+        yield (k, first, n, *runner.play_chunk(first, n, threads, tally))
 
 
 def _settings(spec: RunSpec, runner: Runner, chunk: int) -> dict:

@@ -63,18 +63,20 @@ I64_1D = types.int64[::1]
 
 def _play_blocks(new_state, play_one, ctx, fns, log, preset, starts, ends, row_starts, row_ends,
                  first_b, step_b, per_block_rows, debug, deal_cols, deal_n, game_rows, stopped,
-                 errs):
+                 errs, done):
     """Play blocks first_b, first_b + step_b, ... of a chunk: block b plays games
     starts[b]..ends[b]-1 into deal rows row_starts[b]..row_ends[b]-1 and game rows
     game_rows[g - starts[0]] (with ``per_block_rows``, as in deals mode where game rows mean
     nothing, game_rows[b]). stopped[b] is the first game not played (-1: all), so the caller
     can continue a block whose rows ran out; errs[b] = (status, game, seat, strategy, value)
-    of its first error."""
+    of its first error. done[b] counts the games block b has finished so far, for a progress
+    display that reads it while the blocks play (one slot per block: no atomics)."""
     err = np.zeros(ERR_W, np.int64)
     g0 = starts[0]
     for b in range(first_b, starts.shape[0], step_b):
         stopped[b] = -1
         deal_n[b] = 0
+        done[b] = 0
         if ends[b] <= starts[b]:
             continue
         owners, st = new_state(ctx)
@@ -95,6 +97,7 @@ def _play_blocks(new_state, play_one, ctx, fns, log, preset, starts, ends, row_s
             for k in range(nd):
                 deal_cols[0, row + k] = g - g0
             row += nd
+            done[b] = g + 1 - starts[b]
         deal_n[b] = row - row_starts[b]
         keep_alive(owners)
 
@@ -151,7 +154,7 @@ class Kernel:
         self._preset_type = preset_type
         block_sig = types.void(*self._fns, ctx_type, fns_type, I32_2D, preset_type, I64_1D, I64_1D, I64_1D,
                                I64_1D, types.int64, types.int64, types.boolean, types.boolean,
-                               I32_2D, I64_1D, I32_2D, I64_1D, types.int64[:, ::1])
+                               I32_2D, I64_1D, I32_2D, I64_1D, types.int64[:, ::1], I64_1D)
         self.play_blocks = njit(block_sig, cache=True, nogil=True)(_play_blocks)
         # called through its compiled entry point, which unboxes the arguments by the
         # signature: Numba's argument matching keys namedtuples by their field types alone,
@@ -174,18 +177,26 @@ class Kernel:
             self._waiting = False
 
     def run_blocks(self, ctx, fns, starts, ends, row_starts, row_ends, per_block_rows, debug,
-                   out) -> None:
+                   out, done=None) -> None:
         """Play the blocks of a chunk on ``threads()`` threads at once, thread t playing blocks
         t, t + n, t + 2n ... (blocks write disjoint parts of ``out`` = (deal_cols, deal_n,
-        game_rows, stopped, errs), so the tables do not depend on the thread count)."""
+        game_rows, stopped, errs), so the tables do not depend on the thread count).
+        ``done``: an int64 array, one slot per block, that the blocks keep at the number of
+        games they have finished while they play (another thread may read it)."""
         self.ready()
         arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
                        for a in (starts, ends, row_starts, row_ends))
+        if done is None:
+            done = np.zeros(len(starts), np.int64)
+        elif done.dtype != np.int64 or done.shape != (len(starts),) \
+                or not done.flags.c_contiguous:
+            # a converted copy would count where nobody looks
+            raise ValueError("done: a contiguous int64 array with one slot per block")
         n = max(1, min(threads(), len(starts)))
         no_log = np.zeros((1, self.log_w), np.int32)
         no_preset = np.zeros(0, self.preset_dtype)
         args = (self.new_state, self.play_one, ctx, fns, no_log, no_preset, *arrays)
-        tail = (bool(per_block_rows), bool(debug), *out)
+        tail = (bool(per_block_rows), bool(debug), *out, done)
         if n == 1:
             self._blocks_entry(*args, 0, 1, *tail)
             return
