@@ -20,17 +20,34 @@ ROOT = Path(__file__).resolve().parent.parent
 KERNEL_MODULES = ("bits.py", "cards.py", "engine.py", "legal.py", "nrt.py", "rng.py", "tables.py")
 
 
-def source_digest(game: str | None = None) -> str:
+# a game's files that hold no compiled code: editing them recompiles nothing
+PLAIN_GAME_FILES = ("cli.py", "analysis.py")
+
+
+def game_folder(game: str | os.PathLike) -> Path:
+    """A game's package folder: a built-in game's by its folder name (``fifty_six``), any
+    other game's by its path."""
+    if isinstance(game, str) and os.sep not in game and "/" not in game:
+        return ROOT / "simulator" / "games" / game
+    return Path(game).resolve()
+
+
+def source_digest(game: str | os.PathLike | None = None) -> str:
+    """A hash of the sources the shared engine's compiled code (no ``game``) or a game's can
+    depend on: the shared kernel modules, and a game's package folder (its plain-Python files
+    left out) with, for a built-in game, strategies/<folder name>*.py (a kernel inlines the
+    built-in strategies; fifty_six_play.py goes with fifty_six)."""
     paths = [ROOT / "simulator" / name for name in KERNEL_MODULES]
-    if game:  # a game's cli.py holds only click commands: editing it recompiles nothing
-        paths += sorted(p for p in (ROOT / "simulator" / "games" / game).rglob("*.py")
-                        if p.name != "cli.py")
-        # strategies/<game>.py and its companions (fifty_six_play.py): a kernel inlines them
-        paths += sorted((ROOT / "strategies").glob(f"{game}*.py"))
+    if game:
+        folder = game_folder(game)
+        paths += sorted(p for p in folder.rglob("*.py") if p.name not in PLAIN_GAME_FILES)
+        if folder.parent == ROOT / "simulator" / "games":
+            paths += sorted((ROOT / "strategies").glob(f"{folder.name}*.py"))
     h = hashlib.blake2b(digest_size=8)
     for path in paths:
         if path.exists():
-            h.update(str(path.relative_to(ROOT)).encode())
+            name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+            h.update(str(name).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -56,10 +73,10 @@ def configure_numba_cache() -> None:
     _set(os.path.join(_base(), "engine-" + source_digest()))
 
 
-def use_game_cache(game: str) -> None:
-    """Switch the cache folder for the functions of ``game`` (simulator/games/<game>/ and
-    strategies/<game>.py); call it first thing in the game's package, before they are
-    decorated."""
+def use_game_cache(game: str | os.PathLike) -> None:
+    """Switch the cache folder for the functions of ``game`` (a built-in game's folder name, or
+    the path of a game's package folder: see ``source_digest``); call it first thing in the
+    game's package, before they are decorated."""
     if not os.environ.get("_CARDSIM_CACHE_SET"):
         return  # the user chose NUMBA_CACHE_DIR
-    _set(os.path.join(_base(), f"{game}-" + source_digest(game)))
+    _set(os.path.join(_base(), f"{game_folder(game).name}-" + source_digest(game)))

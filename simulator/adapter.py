@@ -20,6 +20,24 @@ class GameAdapter(GameStrategies):
     decision_errors: dict[str, str]
     invariant_detail = "cards not conserved or a meld broke the rules"
     seat_word = "team"  # what the engine's teams are called in messages (seats in rummy)
+    # What the studies, compare, sweep, precision, report and the CLI need from a game, all
+    # declared by the game (nothing outside its folder names a game):
+    # ``analysis_module`` holds metrics(deals, games) (one row per game index: sweeps and
+    # --precision), OUTCOME (games-table column of team t's total as "name{}", whether higher
+    # totals are better, the winner column: compare), deal_values(deals, teams) (per game and
+    # team: compare's per-deal metrics) and report_sections(dirs) (cardsim report of runs);
+    # its analysis stays plain Python, so editing it recompiles nothing.
+    analysis_module: str | None = None
+    analyze_commands: dict[str, str] = {}  # cardsim analyze NAME -> "module:click command"
+    rules_doc: str | None = None  # the page of docs/ with the rules as implemented
+
+    def analysis(self):
+        """The game's analysis module (see ``analysis_module``)."""
+        if self.analysis_module is None:
+            from cardsim.simulator.errors import UsageError
+
+            raise UsageError(f"{self.name}: this game declares no studies (analysis_module)")
+        return import_module(self.analysis_module)
 
     def load_kernel(self) -> None:
         """Import the game's kernel, which compiles it on a cold cache (the first run after an

@@ -171,9 +171,9 @@ def _payload(spec) -> dict:
 
 def _digest(game: str) -> str:
     from cardsim.simulator._cache import source_digest
-    from cardsim.simulator.games import GAMES
+    from cardsim.simulator.games import folder_of
 
-    return source_digest(GAMES[game].rpartition(".")[2])
+    return source_digest(folder_of(game))
 
 
 def _local_plugins(payload: dict) -> list[str]:
