@@ -22,48 +22,11 @@ from cardsim.analysis.io import read_info
 from cardsim.analysis.stats import Z95
 from cardsim.simulator.errors import UsageError
 
-# game -> (games-table column of team t's total, whether higher totals are better, winner col)
-OUTCOME = {
-    "fifty-six": ("tables_team{}", True, "winner_team"),
-    "hand-and-foot": ("total_team{}", True, "winner_team"),
-    "contract-rummy": ("total_seat{}", False, "winner"),
-}
+def _analysis(game: str):
+    """The game's analysis module: its OUTCOME and deal_values (simulator/adapter.py)."""
+    from cardsim.simulator.games import get_game
 
-
-def _deal_values_56(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
-    """Per (game, team): share of the game's deals in which the team held the contract, and
-    how often it made the contracts it held."""
-    parts = []
-    for t in range(teams):
-        held = pl.col("bidding_team") == t
-        parts.append(deals.group_by("game_index").agg(
-            held.cast(pl.Float64).mean().alias("held"),
-            pl.col("made").filter(held).cast(pl.Float64).mean().alias("made_when_held"))
-            .with_columns(pl.lit(t).alias("team")))
-    return pl.concat(parts)
-
-
-def _deal_values_hf(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
-    """Per (game, team): mean deal score, mean turn of the initial meld, share of deals the
-    team went out in."""
-    return deals.group_by("game_index", "team").agg(
-        pl.col("score").cast(pl.Float64).mean().alias("deal_score"),
-        pl.col("initial_meld_turn").cast(pl.Float64).mean().alias("initial_meld_turn"),
-        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
-
-
-def _deal_values_cr(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
-    """Per (game, seat): mean penalty per deal, share of deals with the contract down, share
-    of deals the player went out in."""
-    return deals.group_by("game_index", pl.col("seat").alias("team")).agg(
-        pl.col("penalty").cast(pl.Float64).mean().alias("penalty"),
-        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down"),
-        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
-
-
-# per-deal metrics of a team, compared as (A's value - the B teams' mean) per game
-DEAL_VALUES = {"fifty-six": _deal_values_56, "hand-and-foot": _deal_values_hf,
-               "contract-rummy": _deal_values_cr}
+    return get_game(game).analysis()
 
 
 def _side_of(values: pl.DataFrame, a: int, teams: int) -> pl.DataFrame:
@@ -80,7 +43,7 @@ def a_side(g: pl.DataFrame, game: str, a: int, teams: int) -> pl.DataFrame:
     """Per game of a games table with strategy A at team (or seat) ``a``: A's ``win`` (1, 1/2
     when tied for first, 0) and ``diff`` (A's total minus the others' mean, signed so that
     positive is good for A)."""
-    col, higher, winner = OUTCOME[game]
+    col, higher, winner = _analysis(game).OUTCOME
     sign = 1.0 if higher else -1.0
     others = [t for t in range(teams) if t != a]
     own = pl.col(col.format(a)).cast(pl.Float64)
@@ -103,7 +66,7 @@ def _run_side(info: dict, r: dict, games_file: Path, deal_file: Path | None) -> 
     side = a_side(pl.read_parquet(games_file), info["game"], a, teams).select(
         pl.lit(r["pair"]).alias("pair"), pl.lit(a).alias("rotation"), pl.all())
     if deal_file is not None:
-        values = DEAL_VALUES[info["game"]](pl.read_parquet(deal_file), teams)
+        values = _analysis(info["game"]).deal_values(pl.read_parquet(deal_file), teams)
         side = side.join(_side_of(values, a, teams), on="game_index", how="left")
     return side
 

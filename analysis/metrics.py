@@ -13,56 +13,17 @@ import polars as pl
 from cardsim.analysis.stats import Z95
 
 
-def _win(team_col: str, team: int = 0) -> pl.Expr:
+def win_of(team_col: str, team: int = 0) -> pl.Expr:
+    """1.0 where ``team_col`` names ``team`` as the winner, else 0.0 (a game's metrics)."""
     return (pl.col(team_col) == team).fill_null(False).cast(pl.Float64)
 
 
-def _fifty_six(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
-    contract = pl.col("bidder") >= 0
-    per = deals.group_by("game_index").agg(
-        pl.col("made").filter(contract).cast(pl.Float64).mean().alias("made_rate"),
-        pl.col("bid").filter(contract).cast(pl.Float64).mean().alias("bid"),
-        (~contract).cast(pl.Float64).mean().alias("all_pass_rate"),
-        pl.col("calls").cast(pl.Float64).mean().alias("calls"))
-    if games is not None:
-        # by strategy, not seat: with duplicate seating team 0 changes hands every game
-        per = per.join(games.select(
-            "game_index", _win("winner_strategy").alias("strategy0_win"),
-            pl.col("deals").cast(pl.Float64)), on="game_index")
-    return per
-
-
-def _hand_and_foot(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
-    per = deals.group_by("game_index").agg(
-        (pl.col("end") == "went_out").cast(pl.Float64).mean().alias("went_out_rate"),
-        pl.col("turns").cast(pl.Float64).mean().alias("deal_turns"),
-        pl.col("initial_meld_turn").cast(pl.Float64).mean().alias("initial_meld_turn"),
-        pl.col("score").filter(pl.col("team") == 0).cast(pl.Float64).mean()
-        .alias("team0_deal_score"))
-    return per.join(games.select(
-        "game_index", _win("winner_team").alias("team0_win"),
-        (pl.col("total_team0") - pl.col("total_team1")).cast(pl.Float64)
-        .alias("team0_minus_team1")), on="game_index")
-
-
-def _contract_rummy(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
-    # by strategy, not seat: duplicate seating moves the strategies round the table
-    per = deals.group_by("game_index").agg(
-        pl.col("penalty").filter(pl.col("strategy") == 0).cast(pl.Float64).mean()
-        .alias("strategy0_penalty"),
-        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down_rate"),
-        (pl.col("end") == "went_out").cast(pl.Float64).mean().alias("went_out_rate"))
-    return per.join(games.select(
-        "game_index", _win("winner_strategy").alias("strategy0_win")), on="game_index")
-
-
-PER_GAME = {"fifty-six": _fifty_six, "hand-and-foot": _hand_and_foot,
-            "contract-rummy": _contract_rummy}
-
-
 def per_game(game: str, deals, games) -> pl.DataFrame:
-    """One row per game index, one column per metric (from DataFrames or LazyFrames)."""
-    out = PER_GAME[game](deals, games).sort("game_index")
+    """One row per game index, one column per metric (from DataFrames or LazyFrames): the
+    game's own ``metrics`` (its adapter's analysis module)."""
+    from cardsim.simulator.games import get_game
+
+    out = get_game(game).analysis().metrics(deals, games).sort("game_index")
     return out.collect() if isinstance(out, pl.LazyFrame) else out
 
 

@@ -72,7 +72,7 @@ def _legend(what: str, labels: dict[str, str]) -> tuple[str, list[tuple[str, str
     return what, [(v, k) for k, v in labels.items()]
 
 
-def _plt():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")  # no screen here or in CI
@@ -81,14 +81,14 @@ def _plt():
     return plt
 
 
-def _png(fig) -> bytes:
+def png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", pad_inches=0.05)
-    _plt().close(fig)
+    pyplot().close(fig)
     return buf.getvalue()
 
 
-def _errorbars(ax, x, est, lo, hi, label=None, **kw):
+def errorbars(ax, x, est, lo, hi, label=None, **kw):
     import numpy as np
 
     est, lo, hi = (np.asarray(v, float) for v in (est, lo, hi))
@@ -97,47 +97,10 @@ def _errorbars(ax, x, est, lo, hi, label=None, **kw):
 
 # ---------------------------------------------------------------- runs, one game at a time
 
-def _fifty_six(dirs: list[Path]) -> list[Section]:
-    from cardsim.analysis.fifty_six import bid_success, load_deals
-
-    out = []
-    for d in dirs:
-        deals, info = load_deals(d)
-        payout = info["rules"]["payout"]
-        n = info.get("deals") or info.get("games")
-        sec = Section(f"56: bid success — {d.name}")
-        band = bid_success(deals, ["bid_band", "trump_kind"], payout)
-        plt = _plt()
-        fig, ax = plt.subplots(figsize=(6.5, 3.6))
-        for kind, part in band.group_by("trump_kind", maintain_order=True):
-            _errorbars(ax, part["bid_band"].to_list(), part["rate"], part["lo"], part["hi"],
-                       label=kind[0])
-        ax.set_ylabel("contracts made")
-        ax.set_xlabel("bid band")
-        ax.set_ylim(0, 1)
-        ax.legend()
-        sec.figures.append((_png(fig), f"Contract success by bid band, 95% Wilson intervals; "
-                                       f"{int(band['n'].sum()):,} contracts from {n:,} "
-                                       f"{info['mode']}, seed {info['seed']}."))
-        strength = bid_success(deals, ["bidder_points"], payout).filter(pl.col("n") >= 30)
-        fig, ax = plt.subplots(figsize=(6.5, 3.6))
-        _errorbars(ax, strength["bidder_points"], strength["rate"], strength["lo"],
-                   strength["hi"])
-        ax.set_xlabel("card points in the bidder's dealt hand")
-        ax.set_ylabel("contracts made")
-        ax.set_ylim(0, 1)
-        sec.figures.append((_png(fig), f"Contract success by hand strength (groups of at "
-                                       f"least 30); {int(strength['n'].sum()):,} contracts, "
-                                       f"seed {info['seed']}."))
-        sec.tables.append(("success by bid band", band))
-        out.append(sec)
-    return out
-
-
-def _curves(table: pl.DataFrame, panel_key: str, panel_name, ylabel: str, caption: str,
+def curves(table: pl.DataFrame, panel_key: str, panel_name, ylabel: str, caption: str,
             label_of=None) -> tuple[bytes, str]:
     """One panel per value of ``panel_key``, one line per arm: share by turn with CIs."""
-    plt = _plt()
+    plt = pyplot()
     panels = table[panel_key].unique(maintain_order=True).to_list()
     cols = min(4, len(panels))
     rows = -(-len(panels) // cols)
@@ -160,52 +123,7 @@ def _curves(table: pl.DataFrame, panel_key: str, panel_name, ylabel: str, captio
     axes[0][0].set_ylabel(ylabel)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", fontsize=8, ncols=2)
-    return _png(fig), caption
-
-
-def _hand_and_foot(dirs: list[Path]) -> list[Section]:
-    from cardsim.analysis.hand_and_foot import min_meld_study
-
-    turns = [1, 2, 4, 6, 8, 12, 16, 20, 30, 40]
-    tables = min_meld_study(dirs, turns)
-    infos = [read_info(d, "run.json", "run") for d in dirs]
-    n = ", ".join(f"{i['games']:,}" for i in infos)
-    seeds = ", ".join(str(i["seed"]) for i in infos)
-    sec = Section("Hand and Foot: initial meld by turn" + (" — schedule comparison"
-                                                           if len(dirs) > 1 else ""))
-    sec.figures.append(_curves(
-        tables["melded_by_turn"], "deal_index", lambda k: f"deal {k + 1}",
-        "teams melded", f"Share of (deal, team) rows with the initial meld made by deal "
-        f"turn t, 95% Wilson bands; one line per run; {n} games, seed {seeds}."))
-    sec.tables.append(("per deal", tables["deals"]))
-    sec.tables.append(("per team", tables["teams"]))
-    return [sec]
-
-
-def _contract_rummy(dirs: list[Path]) -> list[Section]:
-    from cardsim.analysis.contract_rummy import completion_study
-
-    turns = [0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 20]
-    tables = completion_study(dirs, turns)
-    infos = [read_info(d, "run.json", "run") for d in dirs]
-    n = ", ".join(f"{i['games']:,}" for i in infos)
-    seeds = ", ".join(str(i["seed"]) for i in infos)
-    curve = tables["laid_down_by_turn"].with_columns(
-        (pl.col("deal_index") + 1).cast(pl.Utf8).alias("deal"))
-    sec = Section("Contract Rummy: contracts laid down by turn")
-    sec.figures.append(_curves(
-        curve.with_columns(pl.format("deal {} ({})", "deal", "contract").alias("panel")),
-        "panel", str, "players down", f"Share of (deal, player) rows whose contract is down "
-        f"by the player's own turn t (turn 0: the dealt hand holds it), 95% Wilson bands; "
-        f"{n} games, seed {seeds}."))
-    for name in ("deals", "games"):
-        if name in tables:
-            sec.tables.append((name, tables[name]))
-    return [sec]
-
-
-RUN_SECTIONS = {"fifty-six": _fifty_six, "hand-and-foot": _hand_and_foot,
-                "contract-rummy": _contract_rummy}
+    return png(fig), caption
 
 
 # ---------------------------------------------------------------- comparisons and sweeps
@@ -215,7 +133,7 @@ def _forest(pairs: pl.DataFrame, label: dict[str, str]) -> bytes:
     figure's height follows the number of matches."""
     import numpy as np
 
-    plt = _plt()
+    plt = pyplot()
     n = pairs.filter(pl.col("metric") == "win").height
     fig, axes = plt.subplots(1, 2, figsize=(8, 0.3 * n + 1.2), sharey=True,
                              layout="constrained")
@@ -236,7 +154,7 @@ def _forest(pairs: pl.DataFrame, label: dict[str, str]) -> bytes:
     axes[0].set_yticks(np.arange(part.height)[::-1])
     axes[0].set_yticklabels([f"{label[a]} vs {label[b]}"
                              for a, b in part.select("a", "b").iter_rows()], fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def _comparison(d: Path) -> Section:
@@ -272,7 +190,7 @@ def _sweep(d: Path) -> Section:
     else:  # two keys: a heat map's axes; more: letters and a legend
         label = short_labels([s["label"] for s in info["settings"]])
     metrics = table["metric"].unique(maintain_order=True).to_list()
-    plt = _plt()
+    plt = pyplot()
     cols = min(3, len(metrics))
     rows = -(-len(metrics) // cols)
     w = min(3.3, MAX_WIDTH_IN / cols)
@@ -305,7 +223,7 @@ def _sweep(d: Path) -> Section:
                 ax.set_ylabel(keys[0], fontsize=8)
         else:
             x = [label[t] for t in part["label"].to_list()]
-            _errorbars(ax, range(len(x)), part["estimate"], part["lo"], part["hi"], ms=4)
+            errorbars(ax, range(len(x)), part["estimate"], part["lo"], part["hi"], ms=4)
             ax.set_xticks(range(len(x)))
             tilt = len(x) > 4 and max(map(len, x)) > 3  # long labels side by side
             ax.set_xticklabels(x, fontsize=7, rotation=30 if tilt else 0,
@@ -319,7 +237,7 @@ def _sweep(d: Path) -> Section:
     games = ", ".join(sorted({f"{s.get('games', info['games']):,}" for s in info["settings"]}))
     sec = Section(f"Sweep — {d.name} ({info['game']})", legend=_legend("setting", label) if len(keys) > 2 else None)
     kind = "heat map of the estimate" if len(keys) == 2 else "estimate with its 95% interval"
-    sec.figures.append((_png(fig), f"Each metric per setting ({kind}); {games} games per "
+    sec.figures.append((png(fig), f"Each metric per setting ({kind}); {games} games per "
                                    f"setting, seed {info['seed']} for every setting."))
     sec.tables.append(("metrics", table))
     return sec
@@ -331,7 +249,7 @@ def _tune(d: Path) -> Section:
     info = read_info(d, "tune.json", "tune study")
     trials = pl.read_parquet(d / "trials.parquet").sort("number")
     value = trials["value"].to_numpy()
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 3.4), layout="constrained")
     x = np.arange(1, len(value) + 1)
     ax.plot(x, value, "o", ms=3, alpha=0.5, label="candidate")
@@ -348,7 +266,7 @@ def _tune(d: Path) -> Section:
     ax.set_ylabel("win share against the pool")
     fig.legend(loc="outside lower center", fontsize=7, ncols=4)  # off the points
     sec = Section(f"Tune — {d.name} ({info['game']}, {info['strategy']})")
-    sec.figures.append((_png(fig), (
+    sec.figures.append((png(fig), (
         f"Convergence: each candidate's win share over {info['boards']:,} boards against "
         f"{', '.join(info['against'])} from every seat (seed {info['seed']}), the best so far, "
         f"and the best candidate played again on {win['boards']:,} fresh boards (seed "
@@ -379,7 +297,10 @@ def build(dirs) -> list[Section]:
         else:
             info = read_info(d, "run.json", "run, sweep, comparison or tune study")
             runs.setdefault(info["game"], []).append(d)
-    first = [sec for game, ds in runs.items() for sec in RUN_SECTIONS[game](ds)]
+    from cardsim.simulator.games import get_game
+
+    first = [sec for game, ds in runs.items()
+             for sec in get_game(game).analysis().report_sections(ds)]
     sections = first + sections
     if not sections:
         raise UsageError("report: no folders given")

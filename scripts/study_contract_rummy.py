@@ -19,7 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
-from cardsim.analysis.contract_rummy import completion_study, joker_worth
+from cardsim.simulator.games.contract_rummy.analysis import completion_study, joker_worth
 from cardsim.analysis.sweep import sweep_table
 from studylib import ci, ci_col, common_args, emit, ensure, header, section, shown
 
@@ -140,7 +140,7 @@ def main() -> None:
                 "player is dealt are chance alone, so the differences are what a joker is "
                 "worth to this player.",
                 joker_table(joker_worth(new[0])),
-                [new[1], f"python -c \"from cardsim.analysis.contract_rummy import joker_worth; "
+                [new[1], f"python -c \"from cardsim.simulator.games.contract_rummy.analysis import joker_worth; "
                          f"print(joker_worth('{shown(new[0])}'))\""]),
         section("The worth of buying (the rule)",
                 "The same deals with buying off and on, every seat the studied player.",

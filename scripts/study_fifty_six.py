@@ -19,7 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
-from cardsim.analysis.fifty_six import bid_success, headline, load_deals, pool_sparse, thresholds
+from cardsim.simulator.games.fifty_six.analysis import bid_success, headline, load_deals, pool_sparse, thresholds
 from studylib import ci, common_args, emit, header, section, shown
 import studylib
 
@@ -91,7 +91,7 @@ def study(run: Path, run_cmd: str, min_n: int) -> list[str]:
                 f"opening_bid over bids − 1 raises). Means have normal 95% intervals, the "
                 f"spades − clubs gap a multinomial normal one.",
                 h.select("measure", "unit", "n", pl.Series("value [95% CI]", headline_text(h))),
-                [run_cmd, f"python -c \"from cardsim.analysis.fifty_six import headline, load_deals; "
+                [run_cmd, f"python -c \"from cardsim.simulator.games.fifty_six.analysis import headline, load_deals; "
                           f"d, i = load_deals('{shown(run)}'); "
                           f"print(headline(d, i['rules']['min_bid']))\""]),
         section("Made rate by bidder position",

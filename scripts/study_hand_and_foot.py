@@ -20,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from cardsim.analysis.hand_and_foot import min_meld_study
+from cardsim.simulator.games.hand_and_foot.analysis import min_meld_study
 from cardsim.analysis.sweep import sweep_table
 from studylib import ci, ci_col, common_args, emit, ensure, header, section, shown
 

@@ -30,6 +30,9 @@ class GameAdapter(GameStrategies):
     analysis_module: str | None = None
     analyze_commands: dict[str, str] = {}  # cardsim analyze NAME -> "module:click command"
     rules_doc: str | None = None  # the page of docs/ with the rules as implemented
+    # "module:function(sweep_dir, info, quiet)": the game's study over a sweep's settings,
+    # printed and written after cardsim sweep (None: the shared sweep table only)
+    sweep_report: str | None = None
 
     def analysis(self):
         """The game's analysis module (see ``analysis_module``)."""

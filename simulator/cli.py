@@ -210,7 +210,6 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
     from importlib import import_module
 
     from cardsim.simulator.batch import default_out
-    from cardsim.simulator.games import GAMES
     from cardsim.simulator.sweep import expand, parse_vary, run_sweep
 
     g = _game(game)
@@ -253,9 +252,9 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
         with pl.Config(tbl_rows=1000, tbl_width_chars=200, fmt_str_lengths=80,
                        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
             click.echo(shown)
-    report = getattr(import_module(GAMES[game] + ".cli"), "sweep_report", None)
-    if report is not None:  # the game's study over the settings (tables even when quiet)
-        report(out, info, quiet=quiet)
+    if g.sweep_report:  # the game's study over the settings (tables even when quiet)
+        module, _, attr = g.sweep_report.partition(":")
+        getattr(import_module(module), attr)(out, info, quiet=quiet)
     if not quiet:
         click.echo(f"sweep written to {out}")
 
@@ -430,35 +429,33 @@ def report(dirs, out, title):
     click.echo(f"report: {html_path} and {md_path}")
 
 
-class _LazyGroup(click.Group):
-    """Subcommands that live in other modules ("module:attr"), imported only when used, so
-    each game keeps its study commands in its own package."""
+class _AnalyzeGroup(click.Group):
+    """The study commands every game declares (its adapter's ``analyze_commands``, "module:
+    click command"), imported only when used, so each game keeps them in its own package."""
 
-    def __init__(self, *args, lazy: dict[str, str], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.lazy = lazy
+    @staticmethod
+    def _declared() -> dict[str, str]:
+        from cardsim.simulator.games import GAMES, get_game
+
+        out = {}
+        for game in GAMES:
+            out.update(get_game(game).analyze_commands)
+        return out
 
     def list_commands(self, ctx):
-        return sorted([*super().list_commands(ctx), *self.lazy])
+        return sorted([*super().list_commands(ctx), *self._declared()])
 
     def get_command(self, ctx, name):
-        if name in self.lazy:
+        target = self._declared().get(name)
+        if target is not None:
             from importlib import import_module
 
-            module, _, attr = self.lazy[name].partition(":")
+            module, _, attr = target.partition(":")
             return getattr(import_module(module), attr)
         return super().get_command(ctx, name)
 
 
-# study commands of each game: name -> "module:click command"
-ANALYZE = {
-    "bid-success": "cardsim.simulator.games.fifty_six.cli:bid_success_cmd",
-    "min-meld": "cardsim.simulator.games.hand_and_foot.cli:min_meld_cmd",
-    "contract-completion": "cardsim.simulator.games.contract_rummy.cli:contract_completion_cmd",
-}
-
-
-@cli.group(cls=_LazyGroup, lazy=ANALYZE)
+@cli.group(cls=_AnalyzeGroup)
 def analyze():
     """Studies from a finished run's tables."""
 
@@ -467,13 +464,11 @@ def analyze():
 @game_arg
 def rules(game):
     """List every rule option with its default and allowed values."""
-    from cardsim.simulator.games import GAMES
-
     g = _game(game)
     for name, default, allowed, doc in g.rules.listing():
         click.echo(f"{name} = {default}\n    allowed: {allowed}\n    {doc}")
-    page = GAMES[game].rsplit(".", 1)[-1]
-    click.echo(f"\nRules as implemented, and the choices cardsim made: docs/rules/{page}.md")
+    if g.rules_doc:
+        click.echo(f"\nRules as implemented, and the choices cardsim made: {g.rules_doc}")
 
 
 @cli.command()

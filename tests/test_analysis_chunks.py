@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import cardsim.analysis.contract_rummy as cr
-import cardsim.analysis.hand_and_foot as hf
+import cardsim.simulator.games.contract_rummy.analysis as cr
+import cardsim.simulator.games.hand_and_foot.analysis as hf
 from cardsim.analysis.io import load_run
 from cardsim.analysis.stats import fold, mean_ci, mean_from_sums, quantile_from_counts, sum_cols
 from cardsim.simulator.batch import RunSpec, run

@@ -4,7 +4,7 @@ import json
 import polars as pl
 import pytest
 
-from cardsim.analysis.contract_rummy import joker_worth
+from cardsim.simulator.games.contract_rummy.analysis import joker_worth
 
 
 def test_joker_worth_compares_within_each_contract(tmp_path):

@@ -6,7 +6,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from cardsim.analysis.fifty_six import bid_success, headline, pool_sparse, thresholds
+from cardsim.simulator.games.fifty_six.analysis import bid_success, headline, pool_sparse, thresholds
 from cardsim.analysis.stats import wilson
 from cardsim.simulator.errors import UsageError
 

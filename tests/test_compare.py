@@ -232,13 +232,14 @@ def test_comparison_and_sweep_are_reproducible_from_their_seed(tmp_path):
 
 
 def test_per_deal_metrics_are_a_minus_the_other_teams():
-    from cardsim.analysis.compare import _deal_values_hf, _side_of
+    from cardsim.analysis.compare import _side_of
+    from cardsim.simulator.games.hand_and_foot.analysis import deal_values
 
     deals = pl.DataFrame({
         "game_index": [0, 0, 0, 0, 0, 0], "team": [0, 1, 2, 0, 1, 2],
         "score": [100, 40, 10, 300, 20, 30], "initial_meld_turn": [3, 5, None, 7, 9, 4],
         "went_out": [True, False, False, False, False, True]})
-    side = _side_of(_deal_values_hf(deals, 3), 0, 3).row(0, named=True)
+    side = _side_of(deal_values(deals, 3), 0, 3).row(0, named=True)
     assert side["deal:deal_score"] == pytest.approx(200 - (30 + 20) / 2)
     assert side["deal:initial_meld_turn"] == pytest.approx(5 - (7 + 4) / 2)  # nulls skipped
     assert side["deal:went_out"] == pytest.approx(0.5 - (0 + 0.5) / 2)

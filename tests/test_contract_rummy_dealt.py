@@ -96,7 +96,7 @@ def test_rare_dealt_rates_are_printed_readably(capsys):
     assert "0.0200 [" in out  # 1 / 5000 = 0.02%
     assert "0.0800 [" in out and "0.0400 [" in out  # one away: 4 and 2 in 5000
     assert "0 [0, 0.0768]" in out  # none in 5000: the interval still reads
-    from cardsim.analysis.contract_rummy import pct_text
+    from cardsim.simulator.games.contract_rummy.analysis import pct_text
 
     assert pct_text(0.5) == "50.0" and pct_text(1.0) == "100" and pct_text(0.0) == "0"
     assert pct_text(2.3e-7) == "0.0000230" and pct_text(0.000123456) == "0.0123"

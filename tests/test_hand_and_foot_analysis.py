@@ -5,7 +5,7 @@ import sys
 import polars as pl
 import pytest
 
-from cardsim.analysis.hand_and_foot import deal_summary, melded_by_turn, min_meld_study, team_summary
+from cardsim.simulator.games.hand_and_foot.analysis import deal_summary, melded_by_turn, min_meld_study, team_summary
 from cardsim.simulator.batch import RunSpec, run
 from cardsim.simulator.errors import UsageError
 from tests.helpers_hand_and_foot import GAME

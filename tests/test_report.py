@@ -127,14 +127,14 @@ def _text_overlaps(fig) -> list[str]:
 
 def test_no_text_of_any_figure_overlaps_another(folders, monkeypatch):
     drawn, problems = [], []
-    png = report._png
+    png = report.png
 
     def checked(fig):
         drawn.append(fig.get_size_inches())
         problems.extend(_text_overlaps(fig))
         return png(fig)
 
-    monkeypatch.setattr(report, "_png", checked)
+    monkeypatch.setattr(report, "png", checked)
     sections = report.build(folders)
     assert len(drawn) == sum(len(s.figures) for s in sections) == 8
     assert not problems, problems
@@ -143,7 +143,7 @@ def test_no_text_of_any_figure_overlaps_another(folders, monkeypatch):
 
 
 def test_the_overlap_check_finds_overlapping_texts():
-    plt = report._plt()
+    plt = report.pyplot()
     fig, ax = plt.subplots(figsize=(3, 2))
     ax.set_title("a title")
     ax.text(0.5, 1.02, "a second title", transform=ax.transAxes, ha="center")

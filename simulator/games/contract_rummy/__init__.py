@@ -26,6 +26,9 @@ class ContractRummy(GameAdapter):
     strategies_module = "cardsim.strategies.contract_rummy"
     kernel_module = "cardsim.simulator.games.contract_rummy.kernel"
     outcomes_module = "cardsim.simulator.games.contract_rummy.outcomes"
+    analysis_module = "cardsim.simulator.games.contract_rummy.analysis"
+    analyze_commands = {"contract-completion": "cardsim.simulator.games.contract_rummy.cli:contract_completion_cmd"}
+    rules_doc = "docs/rules/contract_rummy.md"
     decision_errors = {"BAD_DRAW": "draw", "BAD_BUY": "buy", "BAD_LAY": "lay",
                        "BAD_LAYOFF": "layoff", "BAD_DISCARD": "discard"}
     seat_word = "strategy"

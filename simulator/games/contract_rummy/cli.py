@@ -17,7 +17,7 @@ def _echo_tables(tables: dict) -> None:
     with pl.Config(tbl_rows=1000, tbl_cols=40, tbl_width_chars=250, fmt_str_lengths=80,
                    tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
         if "dealt" in tables:
-            from cardsim.analysis.contract_rummy import pct_table
+            from cardsim.simulator.games.contract_rummy.analysis import pct_table
 
             click.echo("dealt hands: % that already hold the contract (turn 0) and that are "
                        "one card away, [95% interval] (3 significant digits):")
@@ -72,7 +72,7 @@ def contract_completion_cmd(run_dirs, turns, dealt_hands, players, rule_opts, se
                             out):
     """Contract Rummy: contract-completion study over runs (one arm each) and/or dealt hands,
     with 95% intervals."""
-    from cardsim.analysis.contract_rummy import completion_study, dealt_study
+    from cardsim.simulator.games.contract_rummy.analysis import completion_study, dealt_study
 
     try:
         ts = sorted({int(t) for t in turns.split(",") if t.strip()})

@@ -22,6 +22,9 @@ class FiftySix(GameAdapter):
     strategies_module = "cardsim.strategies.fifty_six"
     kernel_module = "cardsim.simulator.games.fifty_six.kernel"
     outcomes_module = "cardsim.simulator.games.fifty_six.outcomes"
+    analysis_module = "cardsim.simulator.games.fifty_six.analysis"
+    analyze_commands = {"bid-success": "cardsim.simulator.games.fifty_six.cli:bid_success_cmd"}
+    rules_doc = "docs/rules/fifty_six.md"
     decision_errors = {"BAD_BID": "bid", "BAD_PLAY": "play", "BAD_REVEAL": "reveal"}
     invariant_detail = "cards or points not conserved"
     default_strategy = "tuned"  # top of the ladder (cardsim ladder fifty-six)

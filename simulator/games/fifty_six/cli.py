@@ -20,7 +20,7 @@ def bid_success_cmd(run_dir, by, feature, min_n, all_pass):
     """56: contract success rate with 95% Wilson intervals, and strength thresholds."""
     import polars as pl
 
-    from cardsim.analysis.fifty_six import bid_success, load_deals, thresholds
+    from cardsim.simulator.games.fifty_six.analysis import bid_success, load_deals, thresholds
 
     deals, info = load_deals(run_dir)
     keys = [k.strip() for k in by.split(",") if k.strip()]

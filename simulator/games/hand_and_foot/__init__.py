@@ -25,6 +25,10 @@ class HandAndFoot(GameAdapter):
     default_strategy = "table_reader"
     kernel_module = "cardsim.simulator.games.hand_and_foot.kernel"
     outcomes_module = "cardsim.simulator.games.hand_and_foot.outcomes"
+    analysis_module = "cardsim.simulator.games.hand_and_foot.analysis"
+    analyze_commands = {"min-meld": "cardsim.simulator.games.hand_and_foot.cli:min_meld_cmd"}
+    rules_doc = "docs/rules/hand_and_foot.md"
+    sweep_report = "cardsim.simulator.games.hand_and_foot.cli:sweep_report"
     decision_errors = {"BAD_DRAW": "draw", "BAD_MELD": "meld", "BAD_DISCARD": "discard",
                        "BAD_ASK": "ask", "BAD_GRANT": "grant"}
     deal_columns = O.DEAL_COLUMNS

@@ -31,7 +31,7 @@ def report_min_meld(run_dirs, turns, out: Path, labels=None, quiet=False):
     ``quiet``."""
     import polars as pl
 
-    from cardsim.analysis.hand_and_foot import best_arm, min_meld_study
+    from cardsim.simulator.games.hand_and_foot.analysis import best_arm, min_meld_study
     from cardsim.analysis.stats import text_table
 
     tables = min_meld_study(run_dirs, turns, labels)

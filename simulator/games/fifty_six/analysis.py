@@ -8,6 +8,8 @@ import polars as pl
 
 from cardsim.analysis.stats import Z95, success_table, wilson, wilson_exprs
 from cardsim.simulator.errors import UsageError
+from cardsim.analysis import report as R
+from cardsim.analysis.metrics import win_of
 
 # what a bid-success table may be grouped by (derived columns are built in ``_with_derived``)
 GROUP_KEYS = ("bid", "bid_band", "trump_kind", "trump", "double_level", "bidder_position",
@@ -152,3 +154,77 @@ def headline(deals: pl.LazyFrame, min_bid: int) -> pl.DataFrame:
     pct = pl.col("unit").str.contains("%|percentage")
     return t.with_columns(pl.when(pct).then(pl.col(c) * 100).otherwise(pl.col(c))
                           for c in ("value", "lo", "hi"))
+
+
+# ---------------------------------------------------------------- what the shared studies ask
+# (the adapter's analysis_module: sweeps, --precision, compare, report)
+
+# compare: (games-table column of team t's total, whether higher totals are better,
+# the winner column)
+OUTCOME = ("tables_team{}", True, "winner_team")
+
+
+def metrics(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
+    """One row per game index (per deal in deals mode), one column per metric: what
+    sweeps and --precision summarise and compare (analysis/metrics.py)."""
+    contract = pl.col("bidder") >= 0
+    per = deals.group_by("game_index").agg(
+        pl.col("made").filter(contract).cast(pl.Float64).mean().alias("made_rate"),
+        pl.col("bid").filter(contract).cast(pl.Float64).mean().alias("bid"),
+        (~contract).cast(pl.Float64).mean().alias("all_pass_rate"),
+        pl.col("calls").cast(pl.Float64).mean().alias("calls"))
+    if games is not None:
+        # by strategy, not seat: with duplicate seating team 0 changes hands every game
+        per = per.join(games.select(
+            "game_index", win_of("winner_strategy").alias("strategy0_win"),
+            pl.col("deals").cast(pl.Float64)), on="game_index")
+    return per
+
+
+def deal_values(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, team): share of the game's deals in which the team held the contract, and
+    how often it made the contracts it held."""
+    parts = []
+    for t in range(teams):
+        held = pl.col("bidding_team") == t
+        parts.append(deals.group_by("game_index").agg(
+            held.cast(pl.Float64).mean().alias("held"),
+            pl.col("made").filter(held).cast(pl.Float64).mean().alias("made_when_held"))
+            .with_columns(pl.lit(t).alias("team")))
+    return pl.concat(parts)
+
+
+def report_sections(dirs: list[Path]) -> list:
+    """cardsim report's sections for this game's runs (several runs: one comparison)."""
+    out = []
+    for d in dirs:
+        deals, info = load_deals(d)
+        payout = info["rules"]["payout"]
+        n = info.get("deals") or info.get("games")
+        sec = R.Section(f"56: bid success — {d.name}")
+        band = bid_success(deals, ["bid_band", "trump_kind"], payout)
+        plt = R.pyplot()
+        fig, ax = plt.subplots(figsize=(6.5, 3.6))
+        for kind, part in band.group_by("trump_kind", maintain_order=True):
+            R.errorbars(ax, part["bid_band"].to_list(), part["rate"], part["lo"], part["hi"],
+                       label=kind[0])
+        ax.set_ylabel("contracts made")
+        ax.set_xlabel("bid band")
+        ax.set_ylim(0, 1)
+        ax.legend()
+        sec.figures.append((R.png(fig), f"Contract success by bid band, 95% Wilson intervals; "
+                                       f"{int(band['n'].sum()):,} contracts from {n:,} "
+                                       f"{info['mode']}, seed {info['seed']}."))
+        strength = bid_success(deals, ["bidder_points"], payout).filter(pl.col("n") >= 30)
+        fig, ax = plt.subplots(figsize=(6.5, 3.6))
+        R.errorbars(ax, strength["bidder_points"], strength["rate"], strength["lo"],
+                   strength["hi"])
+        ax.set_xlabel("card points in the bidder's dealt hand")
+        ax.set_ylabel("contracts made")
+        ax.set_ylim(0, 1)
+        sec.figures.append((R.png(fig), f"Contract success by hand strength (groups of at "
+                                       f"least 30); {int(strength['n'].sum()):,} contracts, "
+                                       f"seed {info['seed']}."))
+        sec.tables.append(("success by bid band", band))
+        out.append(sec)
+    return out

@@ -14,10 +14,14 @@ run.json). For every arm, with 95% intervals:
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
-from cardsim.analysis.io import run_chunks
+from cardsim.analysis.io import read_info, run_chunks
 from cardsim.analysis.stats import fold, mean_from_sums, sum_cols, wilson_cols
+from cardsim.analysis import report as R
+from cardsim.analysis.metrics import win_of
 
 
 def arm_label(info: dict) -> str:
@@ -151,3 +155,53 @@ def best_arm(teams: pl.DataFrame) -> dict[int, dict]:
         if rows["strategy"].n_unique() > 1:
             out[int(team)] = rows.sort("win_rate", descending=True).row(0, named=True)
     return out
+
+
+# ---------------------------------------------------------------- what the shared studies ask
+# (the adapter's analysis_module: sweeps, --precision, compare, report)
+
+# compare: (games-table column of team t's total, whether higher totals are better,
+# the winner column)
+OUTCOME = ("total_team{}", True, "winner_team")
+
+
+def metrics(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
+    """One row per game index (per deal in deals mode), one column per metric: what
+    sweeps and --precision summarise and compare (analysis/metrics.py)."""
+    per = deals.group_by("game_index").agg(
+        (pl.col("end") == "went_out").cast(pl.Float64).mean().alias("went_out_rate"),
+        pl.col("turns").cast(pl.Float64).mean().alias("deal_turns"),
+        pl.col("initial_meld_turn").cast(pl.Float64).mean().alias("initial_meld_turn"),
+        pl.col("score").filter(pl.col("team") == 0).cast(pl.Float64).mean()
+        .alias("team0_deal_score"))
+    return per.join(games.select(
+        "game_index", win_of("winner_team").alias("team0_win"),
+        (pl.col("total_team0") - pl.col("total_team1")).cast(pl.Float64)
+        .alias("team0_minus_team1")), on="game_index")
+
+
+def deal_values(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, team): mean deal score, mean turn of the initial meld, share of deals the
+    team went out in."""
+    return deals.group_by("game_index", "team").agg(
+        pl.col("score").cast(pl.Float64).mean().alias("deal_score"),
+        pl.col("initial_meld_turn").cast(pl.Float64).mean().alias("initial_meld_turn"),
+        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
+
+
+def report_sections(dirs: list[Path]) -> list:
+    """cardsim report's sections for this game's runs (several runs: one comparison)."""
+    turns = [1, 2, 4, 6, 8, 12, 16, 20, 30, 40]
+    tables = min_meld_study(dirs, turns)
+    infos = [read_info(d, "run.json", "run") for d in dirs]
+    n = ", ".join(f"{i['games']:,}" for i in infos)
+    seeds = ", ".join(str(i["seed"]) for i in infos)
+    sec = R.Section("Hand and Foot: initial meld by turn" + (" — schedule comparison"
+                                                           if len(dirs) > 1 else ""))
+    sec.figures.append(R.curves(
+        tables["melded_by_turn"], "deal_index", lambda k: f"deal {k + 1}",
+        "teams melded", f"Share of (deal, team) rows with the initial meld made by deal "
+        f"turn t, 95% Wilson bands; one line per run; {n} games, seed {seeds}."))
+    sec.tables.append(("per deal", tables["deals"]))
+    sec.tables.append(("per team", tables["teams"]))
+    return [sec]

@@ -18,13 +18,16 @@ contract (deal index, sets, runs, cards dealt, decks, jokers), with 95% interval
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import polars as pl
 
-from cardsim.analysis.io import run_chunks
+from cardsim.analysis.io import read_info, run_chunks
 from cardsim.analysis.stats import (
     fold, mean_from_sums, quantile_from_counts, sum_cols, wilson_cols,
 )
+from cardsim.analysis import report as R
+from cardsim.analysis.metrics import win_of
 
 CONTRACT_KEYS = ["deal_index", "contract", "cards_dealt", "decks", "jokers_in_deck"]
 
@@ -286,9 +289,6 @@ def joker_worth(run_dir) -> pl.DataFrame:
     down and going-out rates (Wilson) and mean penalty, and the penalty against players dealt
     none, compared within each contract and then averaged with the row's weights (12-card
     deals hold more jokers and more penalty, so a pooled difference would mix the two)."""
-    from pathlib import Path
-
-    from cardsim.analysis.io import read_info
     from cardsim.analysis.stats import Z95
 
     run_dir = Path(run_dir)
@@ -377,3 +377,54 @@ def dealt_study(rules: dict, hands: int, seed: int, threads=None, near=True) -> 
     t = t.with_columns(*wilson_cols("holds", "hands", "p_holds"), *wilson_cols("one_away", "hands",
                                                                        "p_one_away"))
     return t.rename({"contract": "deal_index"})
+
+
+# ---------------------------------------------------------------- what the shared studies ask
+# (the adapter's analysis_module: sweeps, --precision, compare, report)
+
+# compare: (games-table column of team t's total, whether higher totals are better,
+# the winner column)
+OUTCOME = ("total_seat{}", False, "winner")
+
+
+def metrics(deals: pl.DataFrame, games: pl.DataFrame | None) -> pl.DataFrame:
+    """One row per game index (per deal in deals mode), one column per metric: what
+    sweeps and --precision summarise and compare (analysis/metrics.py)."""
+    # by strategy, not seat: duplicate seating moves the strategies round the table
+    per = deals.group_by("game_index").agg(
+        pl.col("penalty").filter(pl.col("strategy") == 0).cast(pl.Float64).mean()
+        .alias("strategy0_penalty"),
+        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down_rate"),
+        (pl.col("end") == "went_out").cast(pl.Float64).mean().alias("went_out_rate"))
+    return per.join(games.select(
+        "game_index", win_of("winner_strategy").alias("strategy0_win")), on="game_index")
+
+
+def deal_values(deals: pl.DataFrame, teams: int) -> pl.DataFrame:
+    """Per (game, seat): mean penalty per deal, share of deals with the contract down, share
+    of deals the player went out in."""
+    return deals.group_by("game_index", pl.col("seat").alias("team")).agg(
+        pl.col("penalty").cast(pl.Float64).mean().alias("penalty"),
+        pl.col("down_turn").is_not_null().cast(pl.Float64).mean().alias("laid_down"),
+        pl.col("went_out").cast(pl.Float64).mean().alias("went_out"))
+
+
+def report_sections(dirs: list[Path]) -> list:
+    """cardsim report's sections for this game's runs (several runs: one comparison)."""
+    turns = [0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 20]
+    tables = completion_study(dirs, turns)
+    infos = [read_info(d, "run.json", "run") for d in dirs]
+    n = ", ".join(f"{i['games']:,}" for i in infos)
+    seeds = ", ".join(str(i["seed"]) for i in infos)
+    curve = tables["laid_down_by_turn"].with_columns(
+        (pl.col("deal_index") + 1).cast(pl.Utf8).alias("deal"))
+    sec = R.Section("Contract Rummy: contracts laid down by turn")
+    sec.figures.append(R.curves(
+        curve.with_columns(pl.format("deal {} ({})", "deal", "contract").alias("panel")),
+        "panel", str, "players down", f"Share of (deal, player) rows whose contract is down "
+        f"by the player's own turn t (turn 0: the dealt hand holds it), 95% Wilson bands; "
+        f"{n} games, seed {seeds}."))
+    for name in ("deals", "games"):
+        if name in tables:
+            sec.tables.append((name, tables[name]))
+    return [sec]
