@@ -1,0 +1,44 @@
+"""Toy tricks: every rule option as a typed field, and the vector the kernel reads.
+
+Four players in two teams (seat s in team s % 2) are dealt ``hand_size`` cards each from the
+24 cards 9 10 J Q K A of four suits. The player left of the dealer leads; the others follow suit
+if they can; the highest card of the suit led wins the trick and leads the next. A team scores
+a point per trick and ``last_trick_bonus`` for the last one; the game ends after the deal in
+which a team reaches ``target`` (the higher total wins; equal totals: no winner) or after
+``max_deals`` deals (capped)."""
+import numpy as np
+
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.rules import Field, RuleSet, Slots
+
+FIELDS = (
+    Field("hand_size", 5, "cards dealt to each player (and tricks per deal)", lo=3, hi=6),
+    Field("last_trick_bonus", 1, "points for taking the last trick", lo=0, hi=3),
+    Field("target", 10, "total that ends the game", lo=5, hi=30),
+    Field("max_deals", 50, "cap on deals per game (game recorded as capped)", lo=1, hi=500),
+)
+
+
+def check(v: dict) -> None:
+    if v["target"] > v["max_deals"] * (v["hand_size"] + v["last_trick_bonus"]):
+        raise UsageError(f"rule 'target' ({v['target']}) cannot be reached in max_deals "
+                         f"({v['max_deals']}) deals")
+
+
+RULES = RuleSet("toy-tricks", FIELDS, check)
+
+_S = Slots()
+R_HAND = _S.one("hand_size")
+R_BONUS = _S.one("last_trick_bonus")
+R_TARGET = _S.one("target")
+R_MAX_DEALS = _S.one("max_deals")
+R_LEN = _S.size
+
+
+def to_array(v: dict) -> np.ndarray:
+    r = np.zeros(R_LEN, np.int64)
+    r[R_HAND] = v["hand_size"]
+    r[R_BONUS] = v["last_trick_bonus"]
+    r[R_TARGET] = v["target"]
+    r[R_MAX_DEALS] = v["max_deals"]
+    return r
