@@ -23,23 +23,7 @@ if not _os.path.isdir(_os.path.join(_here, "simulator")) and _os.path.isfile(
     __path__.append(_parent)  # noqa: F821  (a package's __path__)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("cardsim")
-    except PackageNotFoundError:  # a checkout used without installing
-        import re
-
-        try:
-            with open(_os.path.join(_parent, "pyproject.toml"), encoding="utf-8") as f:
-                m = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.M)
-            return m.group(1) if m else "unknown"
-        except OSError:
-            return "unknown"
-
-
-__version__ = _version()
+from cardsim._version import __version__  # noqa: E402
 
 __all__ = ["simulate", "compare", "sweep", "tune", "Result", "UsageError", "GAMES",
            "__version__"]

@@ -21,7 +21,7 @@ import time
 import numba
 
 from cardsim.simulator.batch import RunSpec, Runner
-from cardsim.simulator.bench import best_rate
+from benchlib import best_rate
 from cardsim.simulator.games import get_game
 
 

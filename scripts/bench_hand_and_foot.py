@@ -16,7 +16,7 @@ import argparse
 import os
 
 from cardsim.simulator.batch import RunSpec, Runner
-from cardsim.simulator.bench import best_rate
+from benchlib import best_rate
 from cardsim.simulator.games import get_game
 
 SETS = {

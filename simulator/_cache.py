@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # the shared modules compiled code can depend on (tests/test_cache.py checks that every
 # simulator/*.py using Numba is listed); the others (cli, batch, sweep ...) are plain Python,
 # so editing them leaves every cache warm
-KERNEL_MODULES = ("bits.py", "cards.py", "engine.py", "legal.py", "nrt.py", "rng.py", "tables.py")
+KERNEL_MODULES = ("bits.py", "cards.py", "engine.py", "nrt.py", "rng.py", "tables.py")
+
+# strategies/ modules that more than one game's strategies use (the rummy games' legal lists)
+SHARED_STRATEGIES = {"hand_and_foot": ("rummy_legal.py",), "contract_rummy": ("rummy_legal.py",)}
 
 
 # a game's files that hold no compiled code: editing them recompiles nothing
@@ -43,6 +46,7 @@ def source_digest(game: str | os.PathLike | None = None) -> str:
         paths += sorted(p for p in folder.rglob("*.py") if p.name not in PLAIN_GAME_FILES)
         if folder.parent == ROOT / "simulator" / "games":
             paths += sorted((ROOT / "strategies").glob(f"{folder.name}*.py"))
+            paths += [ROOT / "strategies" / n for n in SHARED_STRATEGIES.get(folder.name, ())]
     h = hashlib.blake2b(digest_size=8)
     for path in paths:
         if path.exists():

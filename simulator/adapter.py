@@ -10,8 +10,34 @@ from importlib import import_module
 
 import numpy as np
 
-from cardsim.simulator.strategy import GameStrategies
+from cardsim.simulator.plugins import load_plugin
+from cardsim.simulator.strategy import resolve_strategies
 from cardsim.simulator.tables import reuse, to_frame
+
+
+class GameStrategies:
+    """Strategy handling every game adapter shares. A game sets ``strategies_module`` (whose
+    REGISTRY holds its built-ins), ``default_strategy``, and ``plugin_interface()`` returning
+    (decision signature, required decision names, {optional name: default function})."""
+
+    strategies_module: str
+    default_strategy = "random"
+
+    @property
+    def registry(self):
+        from importlib import import_module
+
+        return import_module(self.strategies_module).REGISTRY
+
+    def resolve_strategies(self, specs, rules, extra=None):
+        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
+        registry = {**self.registry, **(extra or {})}
+        return resolve_strategies(list(specs), registry, self.n_teams(rules),
+                                  default=self.default_strategy, load=self.load_plugin)
+
+    def load_plugin(self, name: str):
+        signature, required, optional = self.plugin_interface()
+        return load_plugin(name, signature, required, optional)
 
 
 class GameAdapter(GameStrategies):

@@ -40,7 +40,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     'auto' or HOST:PORT joins a cluster) with the same tables."""
     import numba
 
-    import cardsim
+    from cardsim._version import __version__
     from cardsim.simulator.batch import BACKENDS, RunSpec, Runner, plan_chunks, play_local, run
     from cardsim.simulator.errors import UsageError
     from cardsim.simulator.games import get_game
@@ -80,7 +80,7 @@ def simulate(game: str, *, games: int | None = None, deals: int | None = None, r
     gm = None if parts[0][1] is None else pl.concat([p[1] for p in parts])
     info = {"game": g.name, "mode": "deals" if deals_mode else "games", "seed": seed,
             "count": count, "rules": spec.rules, "strategies": runner.described,
-            "rotations": runner.rotations, "package_version": cardsim.__version__}
+            "rotations": runner.rotations, "package_version": __version__}
     return Result(d, gm, info)
 
 

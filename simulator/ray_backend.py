@@ -229,7 +229,7 @@ def probe_code(game: str) -> tuple[str, str]:
 
 
 def _runner(payload: dict):
-    from cardsim.simulator.batch import Runner, RunSpec
+    from cardsim.simulator.runner import Runner, RunSpec
     from cardsim.simulator.games import get_game
 
     key = hashlib.blake2b(repr(sorted((k, repr(v)) for k, v in payload.items())).encode(),

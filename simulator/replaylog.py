@@ -43,7 +43,7 @@ def replay(game, rules: dict, strategies: list[str], seed: int, game_index: int,
     and the log turned into events by the game's ``decode(log, seed, game_index, rules,
     described, deals_mode, rot_k)``; ``room(rules, deals_mode)`` is the deal rows to start
     with. Returns (events, deal rows, game row)."""
-    from cardsim.simulator.batch import seating_rotations
+    from cardsim.simulator.runner import seating_rotations
 
     defs, params, described = game.resolve_strategies(strategies, rules, registry)
     rot_k = seating_rotations(game, seating, described, game.n_teams(rules))

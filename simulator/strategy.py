@@ -171,30 +171,3 @@ def resolve_seating(seating: str, described: list[dict], n_teams: int) -> int:
     if seating == "duplicate" or (seating == "auto" and differ):
         return n_teams
     return 0
-
-
-class GameStrategies:
-    """Strategy handling every game adapter shares. A game sets ``strategies_module`` (whose
-    REGISTRY holds its built-ins), ``default_strategy``, and ``plugin_interface()`` returning
-    (decision signature, required decision names, {optional name: default function})."""
-
-    strategies_module: str
-    default_strategy = "random"
-
-    @property
-    def registry(self):
-        from importlib import import_module
-
-        return import_module(self.strategies_module).REGISTRY
-
-    def resolve_strategies(self, specs, rules, extra=None):
-        """``extra``: more StrategyDefs by name (plug-ins, test strategies)."""
-        registry = {**self.registry, **(extra or {})}
-        return resolve_strategies(list(specs), registry, self.n_teams(rules),
-                                  default=self.default_strategy, load=self.load_plugin)
-
-    def load_plugin(self, name: str):
-        from cardsim.simulator.plugins import load_plugin
-
-        signature, required, optional = self.plugin_interface()
-        return load_plugin(name, signature, required, optional)

@@ -39,7 +39,7 @@ from cardsim.simulator.games.contract_rummy.view import (
     P_PLAYERS, P_STOCK_N, P_TAKEN, PENALTY, SET, STOP, V_LAY_CARDS, V_OFFER, V_OFFER_LAYS,
     V_OWN_TURN, V_SEAT, V_TOP_LAYS, card_at, code_op, fits_table, would_lay,
 )
-from cardsim.simulator.legal import index_of, random_choice
+from cardsim.strategies.rummy_legal import index_of, random_choice
 from cardsim.simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)

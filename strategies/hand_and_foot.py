@@ -31,7 +31,7 @@ from cardsim.simulator.games.hand_and_foot.view import (
     T_DIRTY, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_PARTNER, V_REACH, V_SEAT, V_STAGED, V_TEAM,
     VALUE, WILD_T, points_of, team_base,
 )
-from cardsim.simulator.legal import index_of, random_choice
+from cardsim.strategies.rummy_legal import index_of, random_choice
 from cardsim.simulator.strategy import Param, StrategyDef
 
 # parameter positions (the same for every heuristic preset)

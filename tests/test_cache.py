@@ -43,6 +43,27 @@ def test_key_follows_kernel_sources_only(tmp_path, monkeypatch):
     play = tmp_path / "strategies/fifty_six_play.py"
     play.write_text(play.read_text() + "\n# edited\n")
     assert _cache.source_digest("fifty_six") != after
+    # a strategy module two games share (the rummy legal lists) is in both keys, not in 56's
+    keys = {g: _cache.source_digest(g) for g in ("fifty_six", "hand_and_foot", "contract_rummy")}
+    shared = tmp_path / "strategies/rummy_legal.py"
+    shared.write_text(shared.read_text() + "\n# edited\n")
+    assert _cache.source_digest("fifty_six") == keys["fifty_six"]
+    assert _cache.source_digest("hand_and_foot") != keys["hand_and_foot"]
+    assert _cache.source_digest("contract_rummy") != keys["contract_rummy"]
+
+
+def test_every_strategy_module_a_game_imports_is_in_its_key():
+    import ast
+
+    for folder in sorted(p.name for p in (_cache.ROOT / "simulator" / "games").iterdir()
+                         if (p / "kernel.py").exists()):
+        for path in sorted((_cache.ROOT / "strategies").glob(f"{folder}*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                        "cardsim.strategies."):
+                    name = node.module.rsplit(".", 1)[1] + ".py"
+                    assert name.startswith(folder) or name in _cache.SHARED_STRATEGIES.get(
+                        folder, ()), f"{path.name} imports {name}, which {folder}'s key misses"
 
 
 _COUNT_COMPILES = """

@@ -97,3 +97,38 @@ def test_version_comes_from_the_package_metadata(tmp_path):
 def test_the_changelog_names_this_version():
     text = (ROOT / "CHANGELOG.md").read_text()
     assert f"## {cardsim.__version__}" in text
+
+
+def _imports(path: Path, modules: dict) -> set:
+    """The cardsim modules a file imports, at its top or inside a function."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cardsim"):
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                out.add(full if full in modules else node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("cardsim"))
+    return {m for m in out if m in modules}
+
+
+def test_no_import_cycles():
+    """No two modules of cardsim import each other, directly or through others (counting
+    imports inside functions: a cycle there still ties the two modules together)."""
+    modules = {}
+    for folder, package in FOLDERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            modules[".".join((package, *parts))] = path
+    graph = {m: _imports(p, modules) - {m} for m, p in modules.items()}
+
+    def reaches(start, goal, seen):
+        for nxt in graph[start]:
+            if nxt == goal or (nxt not in seen and not seen.add(nxt)
+                               and reaches(nxt, goal, seen)):
+                return True
+        return False
+
+    cycles = sorted(m for m in graph if reaches(m, m, set()))
+    assert cycles == []
