@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.io import read_info
+from cardsim.analysis.io import read_info, write_tables
 from cardsim.analysis.stats import Z95
 from cardsim.simulator.errors import UsageError
 
@@ -325,8 +325,5 @@ def study(compare_dir) -> dict[str, pl.DataFrame]:
         pairs.add(part)
         rated.add(part)
     tables = {"pairs": pairs.table(), "ratings": rated.table()}
-    out = Path(compare_dir) / "studies"
-    out.mkdir(exist_ok=True)
-    for name, df in tables.items():
-        df.write_parquet(out / f"compare-{name}.parquet")
+    write_tables(Path(compare_dir) / "studies", "compare", tables)
     return tables

@@ -1,4 +1,5 @@
-"""Reading finished cardsim output folders (every study starts here)."""
+"""Reading finished cardsim output folders (every study starts here), and writing a study's
+tables beside them."""
 from __future__ import annotations
 
 import json
@@ -56,3 +57,16 @@ def run_chunks(run_dir, game: str):
             yield pl.read_parquet(f), pl.read_parquet(game_files[f.name.removeprefix("deals-")])
 
     return info, pairs()
+
+
+def write_tables(out, prefix: str, tables: dict) -> Path:
+    """Write each table of a study as ``out/<prefix>-<name>.parquet`` (making ``out``); a
+    folder that cannot be written is one line naming it."""
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in tables.items():
+            df.write_parquet(out / f"{prefix}-{name}.parquet")
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    return out

@@ -87,6 +87,12 @@ def with_run_options(f):
     return f
 
 
+def precision_option(help_text: str):
+    """--precision, whose meaning each command words for itself."""
+    return click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
+                        help=help_text)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsim")
 def cli():
@@ -100,9 +106,8 @@ def cli():
               help="play N independent deals, dealer rotating (56 bid statistics)")
 @with_common
 @with_run_options
-@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
-              help="stop once the 95% interval of --metric is this narrow (checked after "
-                   "each chunk); --games/--deals is then the cap (default 10,000,000)")
+@precision_option("stop once the 95% interval of --metric is this narrow (checked after "
+                  "each chunk); --games/--deals is then the cap (default 10,000,000)")
 @click.option("--metric", default=None,
               help="per-game metric for --precision (default: the game's first; "
                    "see docs/metrics.md)")
@@ -199,9 +204,8 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
               help="games per setting (the same deals for every setting)")
 @with_common
 @with_run_options
-@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
-              help="play each setting until the 95% interval of --metric is this narrow; "
-                   "--games is then the cap per setting")
+@precision_option("play each setting until the 95% interval of --metric is this narrow; "
+                  "--games is then the cap per setting")
 @click.option("--metric", default=None, help="per-game metric for --precision")
 def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
           chunk_size, out, debug_invariants, quiet, backend, address, seating, precision,
@@ -265,9 +269,8 @@ def sweep(game, vary, games, seed, players, rule_opts, rules_file, strategy_opts
               help="boards per match: each is played once from every seat")
 @with_common
 @with_run_options
-@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
-              help="play as many boards as every match's win-rate interval needs to be this "
-                   "narrow (95%); --games is then the cap")
+@precision_option("play as many boards as every match's win-rate interval needs to be this "
+                  "narrow (95%); --games is then the cap")
 def compare(game, games, seed, players, rule_opts, rules_file, strategy_opts, threads,
             chunk_size, out, debug_invariants, quiet, backend, address, seating, precision):
     """Every --strategy against every other on the same deals, from every seat: win rate and

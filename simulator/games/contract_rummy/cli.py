@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from cardsim.simulator.errors import UsageError
+from cardsim.simulator.options import whole_numbers
 
 
 def _echo_tables(tables: dict) -> None:
@@ -74,12 +75,7 @@ def contract_completion_cmd(run_dirs, turns, dealt_hands, players, rule_opts, se
     with 95% intervals."""
     from cardsim.simulator.games.contract_rummy.analysis import completion_study, dealt_study
 
-    try:
-        ts = sorted({int(t) for t in turns.split(",") if t.strip()})
-    except ValueError:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers") from None
-    if not ts or ts[0] < 0:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers from 0")
+    ts = whole_numbers("--turns", turns, 0)
     if not run_dirs and dealt_hands is None:
         raise UsageError("give run folders (from `cardsim run contract-rummy`) and/or "
                          "--dealt-hands N")
@@ -100,11 +96,8 @@ def contract_completion_cmd(run_dirs, turns, dealt_hands, players, rule_opts, se
                    f"({dealt_hands * len(rules['contracts']) / dt:,.0f} hand-contracts/s)")
     out = Path(out) if out is not None else (
         Path(run_dirs[0]) / "studies" if run_dirs else Path("results") / "contract-completion-dealt")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, df in tables.items():
-            df.write_parquet(out / f"contract_completion-{name}.parquet")
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    from cardsim.analysis.io import write_tables
+
+    write_tables(out, "contract_completion", tables)
     _echo_tables(tables)
     click.echo(f"tables written to {out}")

@@ -329,6 +329,16 @@ def _push(legal, n, code):
     return n
 
 
+@njit(cache=True, inline="always")
+def _slots(kind, nat, jok, sets_ok):
+    """Where a card could go on a meld, as range(first, end, step): a set's four suits (none
+    without lay_off_sets), a run's two ends."""
+    if kind == SET:
+        return 0, 4 if sets_ok else 0, 1
+    lo, hi = run_ends(nat | jok)
+    return lo - 1, hi + 2, hi - lo + 2
+
+
 @njit(cache=True)
 def list_layoffs(seat, hands, public, legal, forced, info, top):
     """Fill ``legal`` with STOP (unless a deep-drawn card ``forced`` must still be laid off),
@@ -355,17 +365,8 @@ def list_layoffs(seat, hands, public, legal, forced, info, top):
     for m in range(nm):
         b = P_MELDS + m * MW
         kind, key, nat, jok = public[b + M_KIND], public[b + M_KEY], public[b + M_NAT], public[b + M_JOK]
-        if kind == SET:
-            if not sets_ok:
-                continue
-            lo, hi = 0, 3
-        else:
-            lo, hi = run_ends(nat | jok)
-            lo -= 1
-            hi += 1
-        for slot in range(lo, hi + 1):
-            if kind == RUN and slot != lo and slot != hi:
-                continue
+        first, end, step = _slots(kind, nat, jok, sets_ok)
+        for slot in range(first, end, step):
             if not slot_open(kind, nat, jok, slot, ace_low, sets_ok):
                 continue
             c = card_at(kind, key, slot)
@@ -392,17 +393,8 @@ def list_layoffs(seat, hands, public, legal, forced, info, top):
                     if m2 == m:
                         nat2 = np.int32(nat | bit(p))  # int32 like the table's fields:
                         jok2 = np.int32(jok & ~bit(p))  # one compiled slot_open
-                    if kind2 == SET:
-                        if not sets_ok:
-                            continue
-                        lo, hi = 0, 3
-                    else:
-                        lo, hi = run_ends(nat2 | jok2)
-                        lo -= 1
-                        hi += 1
-                    for slot in range(lo, hi + 1):
-                        if kind2 == RUN and slot != lo and slot != hi:
-                            continue
+                    first, end, step = _slots(kind2, nat2, jok2, sets_ok)
+                    for slot in range(first, end, step):
                         if slot_open(kind2, nat2, jok2, slot, ace_low, sets_ok):
                             n = _push(legal, n, swap_code(m, p, m2, slot))
     legal[0] = n

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from cardsim.simulator.errors import UsageError
+from cardsim.simulator.options import whole_numbers
 
 
 @click.command("min-meld")
@@ -16,12 +16,7 @@ from cardsim.simulator.errors import UsageError
               help="folder for the Parquet tables (default: <first run>/studies)")
 def min_meld_cmd(run_dirs, turns, out):
     """Hand and Foot: minimum-meld study over runs (one arm each), with 95% intervals."""
-    try:
-        ts = sorted({int(t) for t in turns.split(",") if t.strip()})
-    except ValueError:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers") from None
-    if not ts or ts[0] < 1:
-        raise UsageError(f"--turns {turns!r}: comma-separated whole numbers from 1")
+    ts = whole_numbers("--turns", turns, 1)
     report_min_meld(run_dirs, ts, Path(out) if out is not None else
                     Path(run_dirs[0]) / "studies")
 
@@ -35,12 +30,9 @@ def report_min_meld(run_dirs, turns, out: Path, labels=None, quiet=False):
     from cardsim.analysis.stats import text_table
 
     tables = min_meld_study(run_dirs, turns, labels)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, df in tables.items():
-            df.write_parquet(out / f"min_meld-{name}.parquet")
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    from cardsim.analysis.io import write_tables
+
+    write_tables(out, "min_meld", tables)
     if quiet:
         return
     with pl.Config(tbl_rows=1000, tbl_cols=30, tbl_width_chars=250, fmt_str_lengths=80,
