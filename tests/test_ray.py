@@ -168,6 +168,7 @@ def _busy_workers() -> list[int]:
     return pids
 
 
+@pytest.mark.cluster_faults
 def test_a_killed_worker_is_retried_and_no_game_is_lost(cluster, tmp_path):
     common = ["run", "fifty-six", "--deals", 2_000_000, "--chunk-size", 250_000, "--seed", 21,
               "--quiet"]

@@ -62,6 +62,11 @@ def wait_for_chunks(out: Path, proc, k: int, timeout: float = 240) -> None:
 
 def new_cluster(nodes: int, **head):
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # An earlier test in this process (an in-process API run against a token-mode head) can
+    # leave RAY_AUTH_MODE=token behind; these clusters run without tokens, as documented above.
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    from ray._raylet import Config
+    Config.initialize("")
     c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, **head})
     workers = [c.add_node(num_cpus=1, node_name=f"worker{i}") for i in range(nodes)]
     c.wait_for_nodes()
@@ -141,6 +146,7 @@ def playing_on(node) -> bool:
     return False
 
 
+@pytest.mark.cluster_faults
 def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     c, workers = cluster
     # chunks of about a second each, and the node goes while one of its workers is inside
@@ -167,6 +173,7 @@ def test_a_node_removed_mid_run_costs_a_retry_only(cluster, tmp_path):
     assert any(k.startswith("worker0 ") for k in r["tasks_per_node"])  # a survivor played on
 
 
+@pytest.mark.cluster_faults
 def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
     c, _ = cluster
     # 20 chunks of a few tenths of a second each: the run cannot end between two looks at
@@ -186,6 +193,7 @@ def test_a_killed_driver_resumes_on_the_cluster(cluster, tmp_path):
     same_tables(tmp_path / "local", tmp_path / "ray")
 
 
+@pytest.mark.cluster_faults
 def test_a_node_with_other_code_is_refused_by_name(tmp_path):
     # a copy of the package whose 56 kernel differs by a comment, first on that node's path
     other = tmp_path / "other"
@@ -212,6 +220,7 @@ def test_a_node_with_other_code_is_refused_by_name(tmp_path):
         c.shutdown()
 
 
+@pytest.mark.cluster_faults
 def test_a_node_joining_late_gets_work(tmp_path):
     c, _ = new_cluster(0)  # the head alone
     try:
@@ -247,6 +256,7 @@ c.shutdown()
 """
 
 
+@pytest.mark.cluster_faults
 def test_a_cluster_with_token_authentication(tmp_path):
     """The driver finds that the cluster wants tokens and sends this machine's; a wrong token
     or none is refused in one line, at once and before anything is written."""
