@@ -59,6 +59,9 @@ class GameAdapter(GameStrategies):
     # "module:function(sweep_dir, info, quiet)": the game's study over a sweep's settings,
     # printed and written after cardsim sweep (None: the shared sweep table only)
     sweep_report: str | None = None
+    # observe(position, seat) and resample(view, rng) for simulator.position: the state a seat
+    # sees in the middle of a deal, and a whole state consistent with it (None: not yet)
+    position_module: str | None = None
 
     def analysis(self):
         """The game's analysis module (see ``analysis_module``)."""

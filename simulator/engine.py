@@ -5,9 +5,12 @@ blocks at once. A game supplies only its game (docs/design.md, "What a game prov
   parameters ...), and its Numba type;
 - ``new_state(ctx) -> (owners, st)``: the scratch arrays of one game, ``st`` a namedtuple of
   unowned views (simulator.nrt.borrow) of the arrays in ``owners``;
-- ``fns``, a tuple holding one tuple of first-class functions per decision (one per strategy
-  slot), and its Numba type; kept out of ``Ctx`` because Numba converts dispatchers to
-  first-class functions in a plain tuple but not in a namedtuple;
+- its strategies' functions, a tuple holding one tuple of first-class functions per decision
+  (one per strategy slot), and its Numba type; kept out of ``Ctx`` because Numba converts
+  dispatchers to first-class functions in a plain tuple but not in a namedtuple. The engine
+  passes ``play_one`` ``fns = (strategy functions, own functions)``, the second the kernel's own
+  ``pointers`` in the order the game gave them, so no game places its internals by position
+  among its strategies;
 - ``play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on,
   debug, preset) -> (status, rows)``: one game (in deals mode one deal), its deal rows written to
   ``deal_cols[:, row:row_end]`` (column 0 is the game's index, set by the block loop) and its
@@ -115,6 +118,26 @@ def _replay(new_state, play_one, ctx, fns, game_index, log, debug, preset, cap, 
     return status, deal_cols[:, :nd].copy(), game_row, err
 
 
+def _track(new_state, play_one, ctx, fns, game_index, trk, tape, stash, preset, log, log_on,
+           debug, cap, ncols, gcols):
+    """One game with its decisions tracked (simulator.track): ``trk``, ``tape`` and ``stash``
+    are copied into the State's own, and returned as the game left them. Returns (status,
+    deal rows, game row, err, trk, tape, stash); ``log`` as in _replay, when ``log_on``."""
+    owners, st = new_state(ctx)
+    st.trk[:] = trk
+    st.tape[:] = tape
+    st.stash[:, :] = stash
+    deal_cols = np.zeros((ncols, cap), np.int32)
+    game_row = np.zeros(gcols, np.int32)
+    err = np.zeros(ERR_W, np.int64)
+    status, nd = play_one(ctx, fns, st, game_index, deal_cols, 0, cap, game_row, err, log,
+                          log_on, debug, preset)
+    out = (status, deal_cols[:, :nd].copy(), game_row, err, st.trk.copy(), st.tape.copy(),
+           st.stash.copy())
+    keep_alive(owners)
+    return out
+
+
 class Kernel:
     """A game's kernel: its ``new_state`` and ``play_one`` (plain Python functions) compiled
     for its context type ``ctx_type`` and preset deck type, with the shared block loop, and
@@ -128,13 +151,16 @@ class Kernel:
     child process while this one compiles the rest (about half the cold start on two cores);
     ``ready()`` waits for it."""
 
-    def __init__(self, new_state, play_one, ctx_type, fns_type, preset_dtype, log_w: int,
-                 pointers=()):
+    def __init__(self, new_state, play_one, ctx_type, strategy_fns_type, preset_dtype,
+                 log_w: int, pointers=()):
         import numba
 
         # by argument types, as a direct call from compiled code looks them up: a pointer
         # conversion then finds them compiled (see adapter.pack_strategies)
         self._pointers = [(d, tuple(sig.args)) for d, sig in pointers]
+        self.own_fns = tuple(d for d, _ in pointers)
+        fns_type = types.Tuple((strategy_fns_type,
+                                types.Tuple(tuple(types.FunctionType(sig) for _, sig in pointers))))
         self._child = _compile_aside(*self._pointers[0]) if self._pointers else None
         self._waiting = bool(self._pointers)
         self.log_w = log_w
@@ -162,6 +188,7 @@ class Kernel:
         # Contract Rummy in one process)
         self._blocks_entry = _entry(self.play_blocks)
         self._replay = None
+        self._track = None
         for d, args in self._pointers[1:]:
             d.compile(args)
 
@@ -195,7 +222,8 @@ class Kernel:
         n = max(1, min(threads(), len(starts)))
         no_log = np.zeros((1, self.log_w), np.int32)
         no_preset = np.zeros(0, self.preset_dtype)
-        args = (self.new_state, self.play_one, ctx, fns, no_log, no_preset, *arrays)
+        args = (self.new_state, self.play_one, ctx, (fns, self.own_fns), no_log, no_preset,
+                *arrays)
         tail = (bool(per_block_rows), bool(debug), *out, done)
         if n == 1:
             self._blocks_entry(*args, 0, 1, *tail)
@@ -222,8 +250,44 @@ class Kernel:
                 self._replay = _entry(njit(sig, cache=True)(_replay))
             finally:
                 numba.config.CACHE_DIR = here
-        return self._replay(self.new_state, self.play_one, ctx, fns, int(game_index), log,
+        return self._replay(self.new_state, self.play_one, ctx, (fns, self.own_fns),
+                            int(game_index), log,
                             bool(debug), preset, int(cap), int(ncols), int(gcols))
+
+
+    def track(self, ctx, fns, game_index, trk, tape, stash, debug, cap, ncols, gcols,
+              log=None):
+        """``_track`` for one game (a game whose State has ``trk``, ``tape`` and ``stash``:
+        simulator.track), compiled into the game's cache folder on first use."""
+        self.ready()
+        if self._track is None:
+            import numba
+
+            st = self.state_type
+            names = st.fields if hasattr(st, "fields") else ()
+            if not {"trk", "tape", "stash"} <= set(names):
+                raise TypeError("this game's kernel does not track decisions (its State has "
+                                "no trk, tape and stash)")
+            ty = dict(zip(names, st.types))
+            sig = types.Tuple((types.int64, I32_2D, types.int32[::1], I64_1D, I64_1D,
+                               types.int32[::1], types.uint64[:, ::1]))(
+                *self._fns, self.ctx_type, self.fns_type, types.int64, I64_1D,
+                types.int32[::1], types.uint64[:, ::1], self._preset_type, I32_2D,
+                types.boolean, types.boolean, types.int64, types.int64, types.int64)
+            assert ty["trk"].dtype == types.int64 and ty["tape"].dtype == types.int32
+            here = numba.config.CACHE_DIR
+            numba.config.CACHE_DIR = self.cache_dir
+            try:
+                self._track = _entry(njit(sig, cache=True)(_track))
+            finally:
+                numba.config.CACHE_DIR = here
+        return self._track(self.new_state, self.play_one, ctx, (fns, self.own_fns),
+                           int(game_index), np.ascontiguousarray(trk, np.int64),
+                           np.ascontiguousarray(tape, np.int32),
+                           np.ascontiguousarray(stash, np.uint64),
+                           np.zeros(0, self.preset_dtype),
+                           np.zeros((1, self.log_w), np.int32) if log is None else log,
+                           log is not None, bool(debug), int(cap), int(ncols), int(gcols))
 
 
 def _compile_aside(dispatcher, args):

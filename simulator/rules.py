@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from cardsim.simulator.errors import UsageError
 
 _TRUE = {"1", "true", "on", "yes"}
@@ -15,13 +17,17 @@ _FALSE = {"0", "false", "off", "no"}
 
 
 class Slots:
-    """Positions in a kernel's int64 rule vector, handed out by name in order, so that no
-    index is counted by hand and adding an option cannot shift another::
+    """Positions in a flat int array (a kernel's rule vector, a public or private record),
+    handed out by name in order, so that no index is counted by hand and adding an entry
+    cannot shift another::
 
         S = Slots()
-        R_PLAYERS = S.one("players")
-        R_PAY_WIN = S.block("pay_win", 57)
-        R_LEN = S.size
+        P_DEALER = S.one("P_DEALER")
+        P_HAND_N = S.block("P_HAND_N", MAX_SEATS)
+        P_LEN = S.size
+
+    A game's rule vector is not written this way: its Fields name their slots (``Field.slot``)
+    and ``RuleSet`` lays them out and fills them.
     """
 
     def __init__(self):
@@ -39,6 +45,21 @@ class Slots:
     def one(self, name: str) -> int:
         return self.block(name, 1)
 
+    @property
+    def offsets(self) -> dict[str, int]:
+        """Name -> position, as module constants (``globals().update(S.offsets)``)."""
+        return {name: at for name, (at, _) in self.names.items()}
+
+
+@dataclass(frozen=True)
+class Block:
+    """Kernel slots that no single option fills one by one: ``n`` ints named ``slot``, filled
+    by ``fill(rules) -> n ints`` (a table derived from an option, say)."""
+    slot: str
+    n: int
+    fill: Callable[[dict], Any]
+    doc: str = ""
+
 
 @dataclass(frozen=True)
 class Field:
@@ -52,6 +73,19 @@ class Field:
     none_ok: bool = False  # ints only: "none" allowed
     parse: Callable[[str], Any] | None = None  # custom: text -> value, raises ValueError(allowed)
     allowed: str = ""  # custom: how to describe what is allowed
+    # the constant naming the option's place in the kernel's rule vector (None: the kernel
+    # does not read it, or only through a Block)
+    slot: str | None = None
+    # value -> the int the kernel reads; default: a bool or int as it is, none as 0, a
+    # choice as its position in ``choices``
+    encode: Callable[[Any], int] | None = None
+
+    def kernel_value(self, v: Any) -> int:
+        if self.encode is not None:
+            return int(self.encode(v))
+        if self.kind == "choice":
+            return self.choices.index(v)
+        return 0 if v is None else int(v)
 
     def describe_allowed(self) -> str:
         if self.kind == "bool":
@@ -109,11 +143,30 @@ class RuleSet:
     """All options of one game, with presets and a cross-field check."""
 
     def __init__(self, game: str, fields: tuple[Field, ...], check: Callable[[dict], None],
-                 presets: dict[str, dict] | None = None):
+                 presets: dict[str, dict] | None = None, blocks: tuple[Block, ...] = ()):
         self.game = game
         self.fields = {f.name: f for f in fields}
         self.check = check
         self.presets = {"default": {}, **(presets or {})}
+        # the kernel's rule vector: each Field with a slot, in order, then the blocks
+        self.blocks = blocks
+        self.slots = Slots()
+        for f in fields:
+            if f.slot:
+                self.slots.one(f.slot)
+        for b in blocks:
+            self.slots.block(b.slot, b.n)
+
+    def to_array(self, v: dict) -> np.ndarray:
+        """Resolved rules -> the kernel's int64 rule vector (``slots``)."""
+        r = np.zeros(self.slots.size, np.int64)
+        at = self.slots.offsets
+        for f in self.fields.values():
+            if f.slot:
+                r[at[f.slot]] = f.kernel_value(v[f.name])
+        for b in self.blocks:
+            r[at[b.slot]:at[b.slot] + b.n] = b.fill(v)
+        return r
 
     def defaults(self) -> dict:
         return {name: f.default for name, f in self.fields.items()}

@@ -29,6 +29,12 @@ class StrategyDef:
     params: tuple[Param, ...] = ()
     peeks: bool = False  # sees hidden information (must say so in its name)
     plugin: bool = False  # loaded from a user's file: called through function pointers
+    # A built-in's id, pinned: the kernels' dispatch (simulator/dispatchgen.py) and saved
+    # tables' run.json keep meaning the same strategy when built-ins are added or reordered.
+    id: int | None = None
+    # kernel fast paths beyond the decisions (hook name -> @njit function), declared by the
+    # game's dispatch spec; a plug-in has none and gets the spec's default
+    hooks: dict = field(default_factory=dict)
 
     def param_vector(self, values: dict[str, float], width: int) -> np.ndarray:
         known = {p.name: p for p in self.params}
@@ -49,6 +55,19 @@ class StrategyDef:
                 )
             vec[list(known).index(key)] = v
         return vec
+
+
+def builtin_ids(builtins) -> dict[str, int]:
+    """Name -> pinned id of a game's built-ins: each must carry its own ``id``, all
+    different, from 0."""
+    ids: dict[str, int] = {}
+    for d in builtins:
+        if not isinstance(d.id, int) or d.id < 0:
+            raise ValueError(f"built-in strategy {d.name!r}: give it a pinned id (an int >= 0)")
+        if d.id in ids.values():
+            raise ValueError(f"built-in strategy {d.name!r}: id {d.id} is taken")
+        ids[d.name] = d.id
+    return ids
 
 
 @dataclass

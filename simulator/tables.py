@@ -16,6 +16,29 @@ class Column:
     name: str
     dtype: pl.DataType
     doc: str
+    key: str | None = None  # the constant naming the column's row index in the kernel
+
+
+def column_indices(columns, ncols: str) -> dict[str, int]:
+    """Key -> row index of each keyed column, and ``ncols`` -> the column count: the kernel's
+    indices, from the one declaration of the columns (``globals().update(...)`` in a game's
+    outcomes module)."""
+    out = {c.key: i for i, c in enumerate(columns) if c.key}
+    if len(out) != sum(1 for c in columns if c.key):
+        raise ValueError("two columns share a key")
+    out[ncols] = len(columns)
+    return out
+
+
+def team_columns(columns, first: str, teams: int) -> None:
+    """Check that ``first``'s team columns follow one another (the kernel writes team t's
+    value at the first one's index + t)."""
+    names = [c.name for c in columns]
+    at = names.index(first)
+    stem = first[:-1]
+    for t in range(teams):
+        if names[at + t] != f"{stem}{t}":
+            raise ValueError(f"column {stem}{t} must follow {first} by {t}")
 
 
 _NUMPY = {pl.Int8: np.int8, pl.Int16: np.int16, pl.Int32: np.int32, pl.Int64: np.int64}

@@ -1,6 +1,8 @@
 """Contract Rummy strategies: @njit decision functions of the signature in
 simulator/games/contract_rummy/view.py (draw, buy, lay, layoff, discard) plus named float
-params.
+params, and the kernel's fast paths as hooks (``wants_deep``, ``no_lay_hints``). The kernel
+reaches them only through its generated dispatch (simulator/games/contract_rummy/dispatch.py,
+from ``BUILTINS`` and view.DISPATCH): every decision through its pointer, the hooks by id.
 
 ``random`` is uniform over the legal choices of every decision. The heuristics share one
 parameterised player; their names are parameter presets:
@@ -40,7 +42,7 @@ from cardsim.simulator.games.contract_rummy.view import (
     V_OWN_TURN, V_SEAT, V_TOP_LAYS, card_at, code_op, fits_table, would_lay,
 )
 from cardsim.strategies.rummy_legal import index_of, random_choice
-from cardsim.simulator.strategy import Param, StrategyDef
+from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
 # parameter positions (the same for every heuristic preset)
 (MAX_LEFT, WAIT_TURNS, TAKE_TOP, DEEP, BUY_POLICY, KEEP_JOKERS, TAKE_MIN, SAFE, DEAD, PAIRS,
@@ -310,18 +312,23 @@ def heuristic_discard(mine, public, private, legal, params, rng):
 
 
 @njit(cache=True, inline="always")
-def wants_deep(sid, params, nruns):
-    """Which deep draws the kernel lists for this seat (kernel._list_draws), as (mode, cap):
-    mode 2, all of them, for random and plug-ins; 1, for the heuristic with deep=1, only the
-    one it takes -- the shallowest, of at most ``deep_max`` cards, and none when the top
-    discard lays the contract (it takes the top then); 0, none (deep=0 never takes one, nor
-    deep_sets=0 in a contract of sets only -- ``nruns`` 0 --, and listing costs contract
-    searches)."""
-    if sid <= 0:
-        return np.int64(2), np.int64(1 << 20)
+def wants_deep(params, nruns):
+    """The heuristics' ``deep_draws`` hook: which deep draws the kernel lists for them
+    (kernel._list_draws), as (mode, cap): 1, for deep=1, only the one it takes -- the
+    shallowest, of at most ``deep_max`` cards, and none when the top discard lays the contract
+    (it takes the top then); 0, none (deep=0 never takes one, nor deep_sets=0 in a contract of
+    sets only -- ``nruns`` 0 --, and listing costs contract searches). A strategy without the
+    hook (random, plug-ins) gets mode 2, all of them (view.DISPATCH)."""
     if params[DEEP] < 0.5 or (nruns == 0 and params[DEEP_SETS] < 0.5):
         return np.int64(0), np.int64(0)
     return np.int64(1), np.int64(min(params[DEEP_MAX], 1 << 20))
+
+
+@njit(cache=True, inline="always")
+def no_lay_hints(params):
+    """random's ``lay_hints`` hook: it never reads V_TOP_LAYS or V_OFFER_LAYS, so the kernel
+    spares the contract searches that answer them (they stay -1)."""
+    return False
 
 
 def _params(max_left, wait_turns, take_top, deep, buy_policy=BUY_COMPLETES, keep_jokers=1.0,
@@ -369,22 +376,27 @@ def _params(max_left, wait_turns, take_top, deep, buy_policy=BUY_COMPLETES, keep
 _DEC = ("draw", "buy", "lay", "layoff", "discard")
 _HEUR = {"draw": heuristic_draw, "buy": heuristic_buy, "lay": heuristic_lay,
          "layoff": heuristic_layoff, "discard": heuristic_discard}
+_DEEP = {"deep_draws": wants_deep}
+# ids pinned (simulator.strategy.StrategyDef.id): the kernel's dispatch and saved run.json
 BUILTINS = (
     StrategyDef("random", "uniform over the legal choices at every decision",
-                {d: random_choice for d in _DEC}),
+                {d: random_choice for d in _DEC}, id=0, hooks={"lay_hints": no_lay_hints}),
     StrategyDef("lay_down_at_once", "lays its contract down as soon as it can; takes the top "
-                "discard only when it completes the contract", _HEUR, _params(99, 0, 0, 0)),
+                "discard only when it completes the contract", _HEUR, _params(99, 0, 0, 0),
+                id=1, hooks=_DEEP),
     StrategyDef("hold_for_more", "waits to lay down until at most max_left cards would stay "
-                "in hand (or its own turn wait_turns)", _HEUR, _params(2, 6, 0, 0)),
+                "in hand (or its own turn wait_turns)", _HEUR, _params(2, 6, 0, 0), id=2,
+                hooks=_DEEP),
     StrategyDef("pile_hunter", "takes the top discard whenever it fits; draws from inside the "
-                "pile when that completes the contract", _HEUR, _params(99, 0, 1, 1)),
+                "pile when that completes the contract", _HEUR, _params(99, 0, 1, 1), id=3,
+                hooks=_DEEP),
     StrategyDef("table_reader", "the default: pile_hunter that reads the table -- leaves out "
                 "dead cards, keeps pairs for two sets of a rank, feeds the next player "
                 "nothing it showed, dumps dear cards early, deep-draws at most 6 cards and "
                 "only when the contract has a run (fewer stalled deals); tuned",
                 _HEUR, _params(99, 0, 1, 1, take_min=10.4, safe=2.5, dead=1.0, pairs=11.0,
                                pen_w=0.8, deep_max=6.0, set_left=9.9, stock_lay=2.3,
-                               dump_at=1.5, deep_sets=0.0)),
+                               dump_at=1.5, deep_sets=0.0), id=4, hooks=_DEEP),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
-BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}
+BUILTIN_IDS = builtin_ids(BUILTINS)

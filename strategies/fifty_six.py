@@ -1,8 +1,11 @@
 """56 strategies. Each is a set of @njit decision functions of the signature in
 simulator/games/fifty_six/view.py (bid, play, reveal) plus named float parameters.
 
-Built-ins are called directly by the kernel (``builtin_decision``, ``builtin_play_mask``), not
-through function pointers, so LLVM may inline them; only small helpers are inlined at Numba's
+Each built-in has a pinned ``id``. The kernel calls built-ins directly by id through its
+generated dispatch (simulator/games/fifty_six/dispatch.py, written from BUILTINS by
+``python -m cardsim.simulator.dispatchgen``), not through function pointers, so LLVM may
+inline them: the decisions, and the fast paths on the kernel's hand masks that built-ins
+declare as ``hooks`` (``bid_mask``, ``play_mask``). Only small helpers are inlined at Numba's
 level (``inline="always"``), which multiplies compile time when used on large functions. Card
 play lives in strategies/fifty_six_play.py.
 """
@@ -13,14 +16,14 @@ from numba import njit
 
 from cardsim.simulator.bits import nth_bit, popcount
 from cardsim.simulator.games.fifty_six.view import (
-    BID, DOUBLE, F_NOES, F_NUMBER_NT, F_NUMBER_SUIT, F_PLUS_SUIT, F_PLUS_TWO_NOES,
+    DOUBLE, F_NOES, F_NUMBER_NT, F_NUMBER_SUIT, F_PLUS_SUIT, F_PLUS_TWO_NOES,
     F_SUIT_NUMBER, F_THANI, L_DOUBLE, L_LAST_TRUMP, L_MAX, L_MIN, L_PASS, L_REDOUBLE, L_THANI,
     NO_TRUMPS, PASS, PB_ACTIVE_N, PB_CALLS, PB_HIGH_BIDDER, PB_HIGH_TRUMP, PB_HIGH_VALUE,
-    PB_NCALLS, PB_NTEAMS, PB_PAY_LOSE, PB_PAY_WIN, PB_TEAM_OF, PLAY, PV_SEAT, PV_TEAM, REDOUBLE,
+    PB_NCALLS, PB_NTEAMS, PB_PAY_LOSE, PB_PAY_WIN, PB_TEAM_OF, PV_SEAT, PV_TEAM, REDOUBLE,
     SUIT_MASK, bid_code, call_form, call_trump, call_value, nth_form,
 )
 from cardsim.simulator.rng import below
-from cardsim.simulator.strategy import Param, StrategyDef
+from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
 from cardsim.strategies.fifty_six_play import (
     JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, hand_mask, heuristic_play, heuristic_play_mask,
@@ -398,79 +401,77 @@ def conventional_bid(hand, n, public, private, legal, params, rng):
     return _bid(hand_mask(hand, n), public, private, legal, params, np.bool_(True))
 
 
-# ---------------------------------------------------------------- dispatch for the kernel
+# ---------------------------------------------------------------- the kernel's fast paths
+# Hooks (StrategyDef.hooks) the kernel reaches through its generated dispatch
+# (simulator/games/fifty_six/dispatch.py): a built-in's answer from the kernel's hand masks,
+# without building the arrays of the decision interface; plug-ins get -1 (ask them through it).
 
-@njit(cache=True, inline="always")
-def builtin_bid_mask(sid, hm, public, priv, legal, params, rng):
-    """Call of a built-in (sid >= 0) from its hand mask, or -1 for plug-ins."""
-    if sid >= 1:  # the flag as a variable: a constant would compile _bid twice
-        return _bid(hm, public, priv, legal, params, sid == 2)
-    if sid == 0:
-        return random_call(legal, rng)
-    return -1
+CONVENTIONAL_ID = 2  # the pinned id of "conventional" (BUILTINS)
 
 
 @njit(cache=True, inline="always")
-def builtin_play_mask(sid, h, lm, public, priv, params, played, deck, rng):
-    """Card choice of a built-in from the hand masks (a slot), or -1 to be asked through the
-    array interface."""
-    if sid < 0:
-        return -1
-    if sid == 0:
-        return random_play_mask(lm, rng)
+def random_bid_mask(sid, hm, public, priv, legal, params, rng):
+    """random_bid from what it reads."""
+    return random_call(legal, rng)
+
+
+@njit(cache=True, inline="always")
+def heuristic_bid_mask(sid, hm, public, priv, legal, params, rng):
+    """The evaluator's call from the hand mask, in the signalling forms for conventional: one
+    hook for every heuristic, so the dispatch calls _bid at one site, with the flag a variable
+    (a constant at two sites would compile _bid twice)."""
+    return _bid(hm, public, priv, legal, params, sid == CONVENTIONAL_ID)
+
+
+@njit(cache=True, inline="always")
+def random_play_slot(h, lm, public, priv, params, played, deck, rng):
+    """random_play on the hand masks (a slot)."""
+    return random_play_mask(lm, rng)
+
+
+@njit(cache=True, inline="always")
+def heuristic_play_slot(h, lm, public, priv, params, played, deck, rng):
+    """heuristic_play on the hand masks (a slot)."""
     return heuristic_play_mask(h, lm, public, priv, params, played, deck)
 
 
-@njit(cache=True)
-def builtin_decision(kind, sid, hand, n, public, private, legal, params, rng):
-    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer, no
-    reference counting per call."""
-    if sid == 0:
-        if kind == BID:
-            return random_bid(hand, n, public, private, legal, params, rng)
-        if kind == PLAY:
-            return random_play(hand, n, public, private, legal, params, rng)
-        return random_reveal(hand, n, public, private, legal, params, rng)
-    if kind == BID:
-        if sid == 2:
-            return conventional_bid(hand, n, public, private, legal, params, rng)
-        return evaluator_bid(hand, n, public, private, legal, params, rng)
-    if kind == PLAY:
-        return heuristic_play(hand, n, public, private, legal, params, rng)
-    return heuristic_reveal(hand, n, public, private, legal, params, rng)
-
-
 _HEURISTIC_PLAY = {"play": heuristic_play, "reveal": heuristic_reveal}
+_RANDOM_HOOKS = {"bid_mask": random_bid_mask, "play_mask": random_play_slot}
+_HEURISTIC_HOOKS = {"bid_mask": heuristic_bid_mask, "play_mask": heuristic_play_slot}
 BUILTINS = (
     StrategyDef(
         "random",
         "uniform over legal actions at every decision (call, card, asking for a hidden trump)",
         {"bid": random_bid, "play": random_play, "reveal": random_reveal},
+        id=0, hooks=_RANDOM_HOOKS,
     ),
     StrategyDef(
         "evaluator",
         "hand-evaluation bidder (trump and ceiling from weighted jacks, nines, points, trump "
         "length, voids and the auction) with the card-play heuristic",
-        {"bid": evaluator_bid, **_HEURISTIC_PLAY}, PARAMS,
+        {"bid": evaluator_bid, **_HEURISTIC_PLAY}, PARAMS, id=1, hooks=_HEURISTIC_HOOKS,
     ),
     StrategyDef(
         "conventional",
         "the evaluator bidding in the sheet's signalling forms and reading partner's forms, "
         "with the card-play heuristic",
-        {"bid": conventional_bid, **_HEURISTIC_PLAY}, PARAMS,
+        {"bid": conventional_bid, **_HEURISTIC_PLAY}, PARAMS, id=CONVENTIONAL_ID,
+        hooks=_HEURISTIC_HOOKS,
     ),
     StrategyDef("cautious", "evaluator preset: bids and doubles only with margin, wins "
                 "tricks only for 2+ points", {"bid": evaluator_bid, **_HEURISTIC_PLAY},
-                CAUTIOUS),
+                CAUTIOUS, id=3, hooks=_HEURISTIC_HOOKS),
     StrategyDef("aggressive", "evaluator preset: optimistic valuation, bids over its "
                 "ceiling, doubles readily", {"bid": evaluator_bid, **_HEURISTIC_PLAY},
-                AGGRESSIVE),
+                AGGRESSIVE, id=4, hooks=_HEURISTIC_HOOKS),
     StrategyDef("tuned", "the default: evaluator with its valuation fitted to the points "
                 "contract teams take and its bidding tuned by `cardsim tune`: bids to its "
                 "estimate less 5, jumps to a higher stake band when that pays, values "
                 "no-trumps by its jacks, keeps out of suits the opponents bid; takes any trick "
                 "it can win for sure, trumps in for 1+ point",
-                {"bid": evaluator_bid, **_HEURISTIC_PLAY}, TUNED),
+                {"bid": evaluator_bid, **_HEURISTIC_PLAY}, TUNED, id=5,
+                hooks=_HEURISTIC_HOOKS),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
-BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}
+BUILTIN_IDS = builtin_ids(BUILTINS)
+assert BUILTIN_IDS["conventional"] == CONVENTIONAL_ID

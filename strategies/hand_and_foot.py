@@ -1,5 +1,7 @@
 """Hand and Foot strategies: @njit decision functions of the signature in
-simulator/games/hand_and_foot/view.py (draw, meld, discard, ask, grant) plus named float params.
+simulator/games/hand_and_foot/view.py (draw, meld, discard, ask, grant) plus named float params,
+called by the kernel through its generated dispatch (simulator/games/hand_and_foot/dispatch.py:
+built-ins directly by their pinned ids, plug-ins through pointers).
 
 ``random`` is uniform over the legal choices of every decision. The three heuristics share one
 parameterised player; their names are parameter presets that play differently:
@@ -25,14 +27,14 @@ at which the other presets play exactly as before.
 from numba import njit
 
 from cardsim.simulator.games.hand_and_foot.view import (
-    ASK, BLACK3, B3_T, DISCARD, DRAW, JOKER, K_A, MELD, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO,
-    OP_START2_JOKER, OP_START2_TWO, OP_START3, P_HAND_N, P_IN_FOOT, P_MIN_MELD, P_NEED_DIRTY,
-    P_NEED_WILD, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_PLAYERS, P_STOCK_N, P_TEAM_OF, RED3, STOP,
-    T_DIRTY, T_MELDS, T_WILD, TWO, V_IN_FOOT, V_PARTNER, V_REACH, V_SEAT, V_STAGED, V_TEAM,
-    VALUE, WILD_T, points_of, team_base,
+    BLACK3, B3_T, JOKER, K_A, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO, OP_START2_JOKER,
+    OP_START2_TWO, OP_START3, P_HAND_N, P_IN_FOOT, P_MIN_MELD, P_NEED_DIRTY, P_NEED_WILD,
+    P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_PLAYERS, P_STOCK_N, P_TEAM_OF, RED3, STOP, T_DIRTY,
+    T_MELDS, T_WILD, TWO, V_IN_FOOT, V_PARTNER, V_REACH, V_SEAT, V_STAGED, V_TEAM, VALUE,
+    WILD_T, points_of, team_base,
 )
 from cardsim.strategies.rummy_legal import index_of, random_choice
-from cardsim.simulator.strategy import Param, StrategyDef
+from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
 # parameter positions (the same for every heuristic preset)
 HOLD, PILE_MIN, WILD_NAT, START_NAT, FOOT_RUSH, GRANT_PTS, ASK_OUT = range(7)
@@ -91,7 +93,9 @@ def dirty_shortfall(public, team):
 def heuristic_waits(public, private, params):
     """Before the team's initial meld, with nothing melded this turn: the hand cannot yet
     meld ``hold + hold_frac * minimum`` points above the minimum. heuristic_meld then answers
-    STOP whatever else is legal."""
+    STOP whatever else is legal, so the kernel need not build the list (the heuristics' hook
+    ``meld_stops``). Monotone in ``V_REACH``: true for a reach, it is true for every smaller
+    one (0 or more), so the kernel may ask it with an upper bound of the reach first."""
     need = public[P_MIN_MELD]
     return (private[V_REACH] >= 0 and private[V_STAGED] == 0
             and private[V_REACH] < need + params[HOLD] + params[HOLD_FRAC] * need)
@@ -225,33 +229,6 @@ def heuristic_grant(mine, public, private, legal, params, rng):
     return index_of(legal, 1 if ok else 0, 0)
 
 
-@njit(cache=True, inline="always")
-def builtin_decision(kind, sid, mine, public, private, legal, params, rng):
-    """Direct calls to the built-ins (sid = position in BUILTINS): no function pointer. Each
-    decision its own function: one taking ``kind`` would be compiled once per kind (a
-    constant at every call site)."""
-    if sid == 0:
-        return random_choice(mine, public, private, legal, params, rng)
-    if kind == DRAW:
-        return heuristic_draw(mine, public, private, legal, params, rng)
-    if kind == MELD:
-        return heuristic_meld(mine, public, private, legal, params, rng)
-    if kind == DISCARD:
-        return heuristic_discard(mine, public, private, legal, params, rng)
-    if kind == ASK:
-        return heuristic_ask(mine, public, private, legal, params, rng)
-    return heuristic_grant(mine, public, private, legal, params, rng)
-
-
-@njit(cache=True)
-def builtin_meld_stops(sid, public, private, params):
-    """True when built-in ``sid`` answers STOP to any meld list that holds STOP, so the
-    kernel need not build the list (the heuristics while they wait to open). Monotone in
-    ``V_REACH``: true for a reach, it is true for every smaller one (0 or more), so the kernel
-    may ask it with an upper bound of the reach first."""
-    return sid > 0 and heuristic_waits(public, private, params)
-
-
 def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1.0,
             hold_frac=0.0, pile_eval=0.0, pile_wild=1.0, pile_junk=1.0, wild_books=0.0,
             discard_open=0.0, discard_meld=0.0, grant_stock=-1.0):
@@ -292,25 +269,30 @@ def _params(hold, pile_min, wild_nat, start_nat, foot_rush, grant_pts, ask_out=1
 
 _HEUR = {"draw": heuristic_draw, "meld": heuristic_meld, "discard": heuristic_discard,
          "ask": heuristic_ask, "grant": heuristic_grant}
+# the kernel's fast path (the hook meld_stops of the adapter's DISPATCH): while waiting to
+# open, a heuristic answers STOP to any meld list holding STOP; random has no such hook
+_HOOKS = {"meld_stops": heuristic_waits}
+# ids pinned: the generated dispatch and saved run.json files name built-ins by them
 BUILTINS = (
     StrategyDef("random", "uniform over the legal choices at every decision",
-                {d: random_choice for d in _HEUR}),
+                {d: random_choice for d in _HEUR}, id=0),
     StrategyDef("early_melder", "melds as soon as the minimum is reached; wilds used freely; "
-                "rushes to the foot", _HEUR, _params(0, 3, 2, 3, 13, 1000)),
+                "rushes to the foot", _HEUR, _params(0, 3, 2, 3, 13, 1000), id=1,
+                hooks=_HOOKS),
     StrategyDef("patient_builder", "waits for points above the minimum; builds clean books; "
                 "wilds only to finish books; takes big piles only", _HEUR,
-                _params(60, 6, 5, 4, 3, 100)),
+                _params(60, 6, 5, 4, 3, 100), id=2, hooks=_HOOKS),
     StrategyDef("pile_taker", "takes the discard pile whenever the rules allow", _HEUR,
-                _params(0, 1, 3, 3, 6, 1000)),
+                _params(0, 1, 3, 3, 6, 1000), id=3, hooks=_HOOKS),
     StrategyDef("waiting_melder", "the early melder waiting for 150 points above the minimum "
                 "before its initial meld", _HEUR,
-                _params(150, 3, 2, 3, 13, 1000)),
+                _params(150, 3, 2, 3, 13, 1000), id=4, hooks=_HOOKS),
     StrategyDef("table_reader", "waits before its initial meld, values the pile by what it "
                 "gives, keeps wilds for wild books, grants going out by the points at stake "
                 "(tuned; the strongest preset, the default)", _HEUR,
                 _params(150, 4, 2, 3, 12, 160, hold_frac=0.0, pile_eval=1.0, pile_wild=2.7,
                         pile_junk=-0.45, wild_books=1.0, discard_open=0.0, discard_meld=0.0,
-                        grant_stock=11.0)),
+                        grant_stock=11.0), id=5, hooks=_HOOKS),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
-BUILTIN_IDS = {d.name: i for i, d in enumerate(BUILTINS)}
+BUILTIN_IDS = builtin_ids(BUILTINS)

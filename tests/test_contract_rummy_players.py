@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from cardsim.simulator.cards import name
+from cardsim.simulator.games.contract_rummy import dispatch as D
 from cardsim.simulator.games.contract_rummy import kernel as K
 from cardsim.simulator.games.contract_rummy import view as V
 from cardsim.strategies.contract_rummy import (
-    REGISTRY, heuristic_discard, heuristic_draw, heuristic_lay, wants_deep,
+    BUILTIN_IDS, REGISTRY, heuristic_discard, heuristic_draw, heuristic_lay,
 )
 from tests.helpers_contract_rummy import Position, codes, counts
 
@@ -181,12 +182,20 @@ def test_cards_taken_from_the_pile_are_public_per_seat():
 
 
 def test_heuristic_lists_only_the_shallowest_deep_draw():
-    assert wants_deep(1, params(), 1)[0] == 0 and wants_deep(1, params("pile_hunter"), 0) == (1, 99)
-    assert wants_deep(1, params("pile_hunter", deep_max=3), 1) == (1, 3)
-    assert wants_deep(0, params(), 0)[0] == 2 and wants_deep(-1, params(), 1)[0] == 2
+    # the kernel asks through its dispatch, by strategy id (a plug-in's is negative)
+    deep = D.hook_deep_draws
+    heur, rnd = BUILTIN_IDS["pile_hunter"], BUILTIN_IDS["random"]
+    assert deep(heur, params(), 1)[0] == 0 and deep(heur, params("pile_hunter"), 0) == (1, 99)
+    assert deep(heur, params("pile_hunter", deep_max=3), 1) == (1, 3)
+    for sid in (rnd, -1, -3):  # random and plug-ins: every deep draw, whatever the params
+        assert deep(sid, params(), 0) == (2, 1 << 20) == deep(sid, params("pile_hunter"), 1)
+    for name_, sid in BUILTIN_IDS.items():  # every heuristic preset reads its own params
+        if name_ != "random":
+            assert deep(sid, params(), 1)[0] == 0
+            assert deep(sid, params("table_reader"), 1) == (1, 6)
     # deep_sets=0: nothing listed in a contract of sets only (it would not take it)
-    assert wants_deep(1, params("pile_hunter", deep_sets=0), 0)[0] == 0
-    assert wants_deep(1, params("pile_hunter", deep_sets=0), 1) == (1, 99)
+    assert deep(heur, params("pile_hunter", deep_sets=0), 0)[0] == 0
+    assert deep(heur, params("pile_hunter", deep_sets=0), 1) == (1, 99)
     p = Position(contracts="2s:10").hand(0, "5S 5H 9C 9D 9S 3D 4S JS QD KH")
     p.pile("9H 5D 8H 3C")  # 5D completes 2 sets, and 9H fills the nines (fewest points left)
     assert p.draws(0) == ["stock", "top", ("deep", 1), ("deep", 0)]
@@ -201,6 +210,15 @@ def test_heuristic_lists_only_the_shallowest_deep_draw():
     r = Position(contracts="1s1r:10").hand(0, "5S 5H 9C 10C JC 2D 3D 4S JS KH")
     r.pile("QC 5D 8H 3C")  # taking QC too: 5S 5H 5D and 9C 10C JC QC
     assert draw(r, 0, params("pile_hunter", deep_sets=0, take_top=0)) == ("deep", 0)
+
+
+def test_lay_hints_for_every_strategy_but_random():
+    """The kernel answers V_TOP_LAYS / V_OFFER_LAYS (a contract search) for every strategy
+    but random, which never reads them: the heuristics and plug-ins (negative ids)."""
+    for name_, sid in BUILTIN_IDS.items():
+        assert D.hook_lay_hints(sid, params()) == (name_ != "random")
+    for sid in (-1, -2, -8):
+        assert D.hook_lay_hints(sid, params())
 
 
 def _plain(p, seat=0):

@@ -135,3 +135,126 @@ def test_an_illegal_strategy_answer_is_one_line_naming_the_strategy(name, tmp_pa
     assert len(lines) == 1, p.stderr
     assert "illegal.py:bad" in lines[0] and "illegal" in lines[0] and "1000000" in lines[0]
     assert not (out / "run.json").exists()  # nothing that looks finished
+
+
+# ---------------------------------------------------------------- positions (simulator.position)
+
+TOY = "tests.toy_tricks"
+
+
+def _with_positions():
+    """The registered games that provide positions, and the toy game."""
+    names = [n for n in ALL if getattr(get_game(n), "position_module", None)]
+    return names + ["toy-tricks"]
+
+
+@pytest.fixture
+def games_and_toy(monkeypatch):
+    from cardsim.simulator import games as G
+
+    monkeypatch.setitem(G.GAMES, "toy-tricks", TOY)
+
+
+def _frames_equal(a, b):
+    return (a is None and b is None) or a.equals(b)
+
+
+def _same(a, b) -> bool:
+    """Field by field, arrays by value."""
+    import dataclasses
+
+    import numpy as np
+
+    if dataclasses.is_dataclass(a):
+        return type(a) is type(b) and all(
+            _same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return a is not None and b is not None and np.array_equal(a, b)
+    return a == b
+
+
+@pytest.mark.parametrize("name", _with_positions())
+def test_a_game_stopped_at_any_decision_resumes_to_the_same_rows(name, games_and_toy):
+    """Stop a game at a random decision of a random deal, snapshot, resume with the same
+    strategies: the same deal rows from that deal on, the same game row."""
+    import numpy as np
+
+    from cardsim.simulator import position as P
+    from cardsim.simulator.runner import RunSpec, Runner
+
+    g = get_game(name)
+    rules = g.rules.resolve({})
+    strategies = [g.default_strategy, "0=random"]
+    n = 4
+    deals, games = Runner(RunSpec(g, rules, strategies, seed=5, count=n,
+                                  seating="fixed")).play_chunk(0, n, 1)
+    rng = np.random.default_rng(17)
+    checked = 0
+    for gi in range(n):
+        want_d = deals.filter(pl.col("game_index") == gi)
+        want_g = games.filter(pl.col("game_index") == gi) if games is not None else None
+        # the tracking driver plays the game a run plays
+        got_d, got_g = P.play_tracked(g, rules, strategies, 5, gi)
+        assert got_d.equals(want_d) and _frames_equal(got_g, want_g)
+        deal = int(rng.integers(0, want_d["deal_index"].max() + 1))
+        count = P.decisions(g, rules, strategies, 5, gi, deal)
+        assert count > 0
+        for k in sorted({0, int(rng.integers(0, count)), count - 1}):
+            pos = P.snapshot(g, rules, strategies, 5, gi, deal, k)
+            assert pos is not None and len(pos.tape) == k and pos.seat >= 0
+            rd, rg = P.resume(pos, strategies)
+            assert rd.equals(want_d.filter(pl.col("deal_index") >= deal)), (gi, deal, k)
+            assert _frames_equal(rg, want_g)
+            checked += 1
+        assert P.snapshot(g, rules, strategies, 5, gi, deal, count) is None
+    assert checked >= n
+
+
+@pytest.mark.parametrize("name", _with_positions())
+def test_a_position_plays_on_with_any_strategies(name, games_and_toy):
+    """The same position resumed with other strategies: the deals before it are kept (the
+    resumed rows start at its deal), the debug invariants hold, and the play differs."""
+    from cardsim.simulator import position as P
+
+    g = get_game(name)
+    rules = g.rules.resolve({})
+    differ = 0
+    for gi in range(4):
+        count = P.decisions(g, rules, ["random"], 9, gi, 0)
+        pos = P.snapshot(g, rules, ["random"], 9, gi, 0, count // 2)
+        a, _ = P.resume(pos, ["random"])
+        b, _ = P.resume(pos, [g.default_strategy])
+        assert a["deal_index"].min() == 0 and b["deal_index"].min() == 0
+        differ += not a.equals(b)
+    assert differ > 0
+
+
+@pytest.mark.parametrize("name", _with_positions())
+def test_resampling_keeps_everything_the_player_has_seen(name, games_and_toy):
+    """A player's view of a position, its hidden cards dealt again: the new position looks
+    the same to that player, replays its tape legally (the kernel checks every forced answer
+    and the invariants) and plays on; the hidden cards do change."""
+    from importlib import import_module
+
+    import numpy as np
+
+    from cardsim.simulator import position as P
+
+    g = get_game(name)
+    pm = import_module(g.position_module)
+    rules = g.rules.resolve({})
+    rng = np.random.default_rng(3)
+    changed = 0
+    for gi in range(3):
+        count = P.decisions(g, rules, [g.default_strategy], 13, gi, 0)
+        for k in (count // 3, (2 * count) // 3):
+            pos = P.snapshot(g, rules, [g.default_strategy], 13, gi, 0, k)
+            view = pm.observe(pos, pos.seat)
+            for _ in range(3):
+                other = pm.resample(view, rng)
+                assert _same(pm.observe(other, view.seat), view), (gi, k)
+                again = P.resume(other, [g.default_strategy], stop=k)
+                assert again is not None and again.seat == pos.seat
+                P.resume(other, [g.default_strategy])  # plays to the end, invariants on
+                changed += not np.array_equal(other.header, pos.header)
+    assert changed > 0

@@ -5,9 +5,8 @@ import pytest
 
 from cardsim.simulator.games.hand_and_foot import view as V
 from cardsim.simulator.games.hand_and_foot import kernel as K
-from cardsim.strategies.hand_and_foot import (
-    BUILTIN_IDS, HOLD, REGISTRY, builtin_meld_stops, heuristic_meld,
-)
+from cardsim.simulator.games.hand_and_foot.dispatch import hook_meld_stops
+from cardsim.strategies.hand_and_foot import BUILTIN_IDS, HOLD, REGISTRY, heuristic_meld
 from tests.helpers_hand_and_foot import Position
 
 RNG = np.zeros(2, np.uint64)
@@ -25,7 +24,7 @@ def _random_hand(rng, size):
 @pytest.mark.parametrize("name", ["early_melder", "patient_builder", "pile_taker",
                                   "waiting_melder", "table_reader"])
 def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
-    """The kernel skips the meld list (and its knapsacks) when builtin_meld_stops says the
+    """The kernel skips the meld list (and its knapsacks) when hook_meld_stops says the
     built-in answers STOP, asked first with the card points held in place of the reach; the
     full list and the decision on it (with the exact reach) must then give STOP."""
     d = REGISTRY[name]
@@ -46,11 +45,11 @@ def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
         # the kernel first asks with the card points held, an upper bound of the reach
         pos.private[0, V.V_REACH] = V.points_of(pos.work)
         assert pos.private[0, V.V_REACH] >= reach
-        stops_held = bool(builtin_meld_stops(sid, pos.public, pos.private[0], prm))
+        stops_held = bool(hook_meld_stops(sid, pos.public, pos.private[0], prm))
         pos.private[0, V.V_REACH] = reach
         n, want = pos_list(pos, reach)
         assert not want
-        stops = bool(builtin_meld_stops(sid, pos.public, pos.private[0], prm))
+        stops = bool(hook_meld_stops(sid, pos.public, pos.private[0], prm))
         assert stops or not stops_held  # monotone in the reach
         by_points += stops_held
         i = int(heuristic_meld(pos.hands[0], pos.public, pos.private[0], pos.legal, prm, RNG))
@@ -64,8 +63,9 @@ def test_a_waiting_builtin_stops_whatever_the_full_list_holds(name):
     assert stopped > 50 and melded > 20 and by_points > 50, (stopped, melded, by_points)
     if prm[HOLD] > 0:  # hold: it also waits with melds legal
         assert listed > 50, listed
-    # random is never skipped: it may meld anything legal
-    assert not builtin_meld_stops(BUILTIN_IDS["random"], pos.public, pos.private[0], prm)
+    # random and plug-ins (sid < 0) are never skipped: they may meld anything legal
+    assert not hook_meld_stops(BUILTIN_IDS["random"], pos.public, pos.private[0], prm)
+    assert not hook_meld_stops(-1, pos.public, pos.private[0], prm)
 
 
 def pos_list(pos, reach):

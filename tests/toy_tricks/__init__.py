@@ -24,6 +24,8 @@ class ToyTricks(GameAdapter):
     supports_deals_mode = True
     strategies_module = "tests.toy_tricks.strategies"
     kernel_module = "tests.toy_tricks.kernel"
+    dispatch_spec = "tests.toy_tricks.view:DISPATCH"
+    position_module = "tests.toy_tricks.position"  # observe and resample (simulator.position)
     outcomes_module = "tests.toy_tricks.outcomes"
     analysis_module = "tests.toy_tricks.analysis"
     analyze_commands = {"trick-share": "tests.toy_tricks.cli:trick_share_cmd"}
@@ -53,7 +55,9 @@ class ToyTricks(GameAdapter):
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
         from cardsim.simulator.engine import Ctx
 
-        sids, fns, padded = self.pack_strategies(defs, params, TEAMS, {}, DECISIONS)
+        from tests.toy_tricks.strategies import BUILTIN_IDS
+
+        sids, fns, padded = self.pack_strategies(defs, params, TEAMS, BUILTIN_IDS, DECISIONS)
         return Ctx(np.uint64(0), False, to_array(rules), sids, padded, 0), fns
 
 

@@ -11,9 +11,12 @@ from cardsim.simulator.cards import deck as _deck
 from cardsim.simulator.engine import (  # noqa: F401 (the status codes, re-exported)
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel,
 )
+from cardsim.simulator import track as T
 from cardsim.simulator.nrt import borrow
+from cardsim.simulator.rules import Slots
 from cardsim.simulator.tables import emit as _emit
 
+from tests.toy_tricks import dispatch as D
 from tests.toy_tricks import outcomes as O
 from tests.toy_tricks import rules as RU
 from tests.toy_tricks import view as V
@@ -34,23 +37,35 @@ State = namedtuple("State", (
     "rngs",     # uint64 (seat + 1, 2): one stream per seat, then the dealing
     "totals",   # int64 per team
     "params",   # float64 (team, params)
+    "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
+    "tape",     # int32: the tracked deal's plays, as card codes
+    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
+# the deal header, after simulator.track's flags: what a resumed game starts its deal from
+_H = Slots()
+H_DEALER = T.T_HEAD + _H.one("H_DEALER")
+H_TOTALS = T.T_HEAD + _H.block("H_TOTALS", V.TEAMS)  # each team's total before the deal
+H_DECK = T.T_HEAD + _H.block("H_DECK", 24)  # the deal's cards, in dealing order
+HEADER = _H.size
+TAPE_CAP = V.SEATS * V.MAX_HAND  # decisions of one deal
+STREAM_ROWS = V.SEATS + 1  # the rngs rows a stop saves
 
 
 def _new_state(ctx):
+    trk, tape, stash = T.track_arrays(HEADER, TAPE_CAP, V.SEATS + 1)
     o = State(np.zeros((V.SEATS, V.MAX_HAND), np.int8), np.zeros(V.SEATS, np.int64),
               np.zeros(DECK.shape[0], np.int8), np.zeros(V.P_LEN, np.int16),
               np.zeros((V.SEATS, V.V_LEN), np.int16), np.zeros(V.MAX_HAND, np.int8),
               np.zeros((V.SEATS + 1, 2), np.uint64), np.zeros(V.TEAMS, np.int64),
-              ctx.params.copy())
+              ctx.params.copy(), trk, tape, stash)
     st = State(borrow(o.hands), borrow(o.hand_n), borrow(o.deck), borrow(o.public),
                borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.totals),
-               borrow(o.params))
+               borrow(o.params), borrow(o.trk), borrow(o.tape), borrow(o.stash))
     return o, st
 
 
 @njit(cache=True)
-def _deal(fns, st, rules, key, d, dealer, r, err, log, log_on, debug, preset):
+def _deal(fns, sids, st, rules, key, d, dealer, r, err, log, log_on, debug, preset):
     """Deal ``d``: shuffle, deal, the tricks, the points into the deal row ``r``. Returns a
     status."""
     hs = rules[RU.R_HAND]
@@ -58,7 +73,19 @@ def _deal(fns, st, rules, key, d, dealer, r, err, log, log_on, debug, preset):
     for i in range(deck.shape[0]):
         deck[i] = DECK[i]
     R.substream(st.rngs[V.SEATS], key, R.SUB_DEAL, d)
-    R.shuffle_or_preset(deck, deck.shape[0], preset, d == 0, st.rngs[V.SEATS])
+    trk = st.trk
+    tracked = T.deal_starts(trk, d)
+    if tracked and trk[T.T_RESUME] == 1:  # the position's cards
+        for i in range(deck.shape[0]):
+            deck[i] = trk[H_DECK + i]
+    else:
+        R.shuffle_or_preset(deck, deck.shape[0], preset, d == 0, st.rngs[V.SEATS])
+        if tracked:  # the header a resumed game starts this deal from
+            trk[H_DEALER] = dealer
+            for tm in range(V.TEAMS):
+                trk[H_TOTALS + tm] = st.totals[tm]
+            for i in range(deck.shape[0]):
+                trk[H_DECK + i] = deck[i]
     pub = st.public
     if log_on:
         _emit(log, EV_DEAL, d, dealer, hs, 0, 0, 0)
@@ -99,14 +126,27 @@ def _deal(fns, st, rules, key, d, dealer, r, err, log, log_on, debug, preset):
             pub[V.P_SEAT] = s
             pub[V.P_NPLAYED] = i
             tm = s % V.TEAMS
-            pick = fns[0][tm](st.hands[s], n, pub, st.private[s], st.legal, st.params[tm],
-                              st.rngs[s])
+            forced = T.NOT_FORCED
+            if trk[T.T_ON] == 1:
+                forced = T.at_decision(trk, st.tape, st.rngs, st.stash, s, 0)
+                if forced == T.STOPPED:
+                    return T.STOPPED
+            if forced == T.NOT_FORCED:
+                pick = D.decide_play(sids[tm], fns[0][0][tm], st.hands[s], n, pub,
+                                     st.private[s], st.legal, st.params[tm], st.rngs[s])
+            else:  # the tape's card
+                pick = -1
+                for k in range(n):
+                    if st.hands[s, k] == forced:
+                        pick = k
             if pick < 0 or pick >= n or st.legal[pick] == 0:
                 err[0] = s
                 err[1] = tm
                 err[2] = pick
                 return BAD_PLAY
             c = st.hands[s, pick]
+            if trk[T.T_ON] == 1:
+                T.answered(trk, st.tape, c)
             for k in range(pick, n - 1):
                 st.hands[s, k] = st.hands[s, k + 1]
             st.hand_n[s] = n - 1
@@ -165,16 +205,22 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     if log_on:
         _emit(log, EV_GAME, game_index, dealer, 1 if ctx.deals_mode else 0, 0, 0, 0)
     d = 0
+    if T.resuming(st.trk):  # from a position: its deal, dealer and totals
+        d = st.trk[T.T_DEAL]
+        dealer = st.trk[H_DEALER]
+        for tm in range(V.TEAMS):
+            st.totals[tm] = st.trk[H_TOTALS + tm]
+    d0 = d
     capped = 0
     while True:
-        if row + d >= row_end:
-            return ROWS_FULL, d
-        status = _deal(fns, st, rules, key, d, dealer, deal_cols[:, row + d], err, log, log_on,
-                       debug, preset)
+        if row + d - d0 >= row_end:
+            return ROWS_FULL, d - d0
+        status = _deal(fns, ctx.sids, st, rules, key, d, dealer, deal_cols[:, row + d - d0],
+                       err, log, log_on, debug, preset)
         if status != OK:
-            return status, d
+            return status, d - d0
         if log_on and log[0, 1] != 0:
-            return LOG_FULL, d
+            return LOG_FULL, d - d0
         d += 1
         if ctx.deals_mode or max(st.totals[0], st.totals[1]) >= rules[RU.R_TARGET]:
             break
@@ -191,7 +237,7 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
         game_row[O.G_TOTAL0 + tm] = st.totals[tm]
     if log_on:
         _emit(log, EV_GAME_END, winner, capped, d, a, b, 0)
-    return OK, d
+    return OK, d - d0
 
 
 KERNEL = Kernel(_new_state, _play_one, CTX, FNS, np.int8, LOG_W)

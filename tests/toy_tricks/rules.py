@@ -6,16 +6,17 @@ if they can; the highest card of the suit led wins the trick and leads the next.
 a point per trick and ``last_trick_bonus`` for the last one; the game ends after the deal in
 which a team reaches ``target`` (the higher total wins; equal totals: no winner) or after
 ``max_deals`` deals (capped)."""
-import numpy as np
-
 from cardsim.simulator.errors import UsageError
-from cardsim.simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.rules import Field, RuleSet
 
 FIELDS = (
-    Field("hand_size", 5, "cards dealt to each player (and tricks per deal)", lo=3, hi=6),
-    Field("last_trick_bonus", 1, "points for taking the last trick", lo=0, hi=3),
-    Field("target", 10, "total that ends the game", lo=5, hi=30),
-    Field("max_deals", 50, "cap on deals per game (game recorded as capped)", lo=1, hi=500),
+    Field("hand_size", 5, "cards dealt to each player (and tricks per deal)", lo=3, hi=6,
+          slot="R_HAND"),
+    Field("last_trick_bonus", 1, "points for taking the last trick", lo=0, hi=3,
+          slot="R_BONUS"),
+    Field("target", 10, "total that ends the game", lo=5, hi=30, slot="R_TARGET"),
+    Field("max_deals", 50, "cap on deals per game (game recorded as capped)", lo=1, hi=500,
+          slot="R_MAX_DEALS"),
 )
 
 
@@ -26,19 +27,7 @@ def check(v: dict) -> None:
 
 
 RULES = RuleSet("toy-tricks", FIELDS, check)
-
-_S = Slots()
-R_HAND = _S.one("hand_size")
-R_BONUS = _S.one("last_trick_bonus")
-R_TARGET = _S.one("target")
-R_MAX_DEALS = _S.one("max_deals")
-R_LEN = _S.size
-
-
-def to_array(v: dict) -> np.ndarray:
-    r = np.zeros(R_LEN, np.int64)
-    r[R_HAND] = v["hand_size"]
-    r[R_BONUS] = v["last_trick_bonus"]
-    r[R_TARGET] = v["target"]
-    r[R_MAX_DEALS] = v["max_deals"]
-    return r
+# the kernel's rule vector: R_HAND ... as the Fields name their slots
+globals().update(RULES.slots.offsets)
+R_LEN = RULES.slots.size
+to_array = RULES.to_array

@@ -1,9 +1,9 @@
 """Toy-tricks strategies: @njit functions of view.DECISION_SIG, called by the kernel through
-function pointers like any plug-in."""
+its generated dispatch (dispatch.py: built-ins directly by id, plug-ins through pointers)."""
 from numba import njit
 
 from cardsim.simulator.rng import below
-from cardsim.simulator.strategy import Param, StrategyDef
+from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
 from tests.toy_tricks.view import P_BEST_RANK, P_LED_SUIT
 
@@ -43,9 +43,10 @@ def highest_play(hand, n, public, private, legal, params, rng):
 
 
 BUILTINS = (
-    StrategyDef("random", "uniform over the legal cards", {"play": random_play}),
+    StrategyDef("random", "uniform over the legal cards", {"play": random_play}, id=0),
     StrategyDef("highest", "plays its highest legal card", {"play": highest_play},
                 (Param("duck", 1.0, "1: the lowest legal card when the highest cannot win",
-                       0.0, 1.0),)),
+                       0.0, 1.0),), id=1),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
+BUILTIN_IDS = builtin_ids(BUILTINS)

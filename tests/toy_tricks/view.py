@@ -7,6 +7,7 @@ hand[k] may be played. ``public`` (int16, indices P_*) is the table: whose turn,
 far, tricks and totals; ``private`` holds the player's seat and team."""
 from numba import types
 
+from cardsim.simulator.dispatchgen import DispatchSpec, Entry
 from cardsim.simulator.rules import Slots
 
 DECISION_SIG = types.int64(
@@ -15,6 +16,11 @@ DECISION_SIG = types.int64(
 )
 DECISION_FN = types.FunctionType(DECISION_SIG)
 DECISIONS = ("play",)
+# the kernel's dispatch (dispatch.py), written from strategies.BUILTINS by
+# python -m cardsim.simulator.dispatchgen
+DISPATCH = DispatchSpec("tests.toy_tricks.strategies", "tests.toy_tricks.dispatch", (
+    Entry("play", ("hand", "n", "public", "private", "legal", "params", "rng")),
+))
 SEATS = 4
 TEAMS = 2
 MAX_HAND = 6

@@ -25,6 +25,7 @@ class ContractRummy(GameAdapter):
     default_strategy = "table_reader"
     strategies_module = "cardsim.strategies.contract_rummy"
     kernel_module = "cardsim.simulator.games.contract_rummy.kernel"
+    dispatch_spec = "cardsim.simulator.games.contract_rummy.view:DISPATCH"
     outcomes_module = "cardsim.simulator.games.contract_rummy.outcomes"
     analysis_module = "cardsim.simulator.games.contract_rummy.analysis"
     analyze_commands = {"contract-completion": "cardsim.simulator.games.contract_rummy.cli:contract_completion_cmd"}
@@ -55,14 +56,11 @@ class ContractRummy(GameAdapter):
         return 20_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from cardsim.simulator.games.contract_rummy.kernel import Ctx, _search_of, play_deal
+        from cardsim.simulator.games.contract_rummy.kernel import Ctx
         from cardsim.strategies.contract_rummy import BUILTIN_IDS
 
+        # the kernel's own pointers (play_deal, the contract search) the engine appends
         sids, fns, padded = self.pack_strategies(defs, params, MAX_SEATS, BUILTIN_IDS, DECISIONS)
-        # the kernel's fns (kernel.FNS7): play_deal and the contract search after the
-        # decisions, called as pointers
-        return (Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)),
-                fns + ((play_deal,), (_search_of,)))
-
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
 
 GAME = ContractRummy()

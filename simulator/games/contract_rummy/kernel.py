@@ -12,8 +12,11 @@ levels as possible (``_search_of`` calls it directly; small wrappers used once a
 nothing that holds play_deal's inlined phases is inlined again (that made Numba's inline
 pass explode), and ``_play_one`` calls play_deal, and play_deal every strategy (built-ins
 too) and ``_search_of``, through first-class function pointers in ``fns``: a call through a
-pointer does not link the callee in. Hands are counts per card code (view.py); table melds
-are records in ``public``; the stock and the pile keep card codes in order.
+pointer does not link the callee in. The strategies are reached only through the generated
+dispatch (dispatch.py, view.DISPATCH): ``decide_*`` calls the pointer, and the fast paths
+(``hook_deep_draws``, ``hook_lay_hints``) switch on the strategy's id. Hands are counts per
+card code (view.py); table melds are records in ``public``; the stock and the pile keep card
+codes in order.
 Randomness: the shuffle of deal ``d`` and its reshuffles come from sub-stream (g, DEAL, d), each
 seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
 Contract layouts come from search.py (``_search``: the laying that leaves the fewest penalty
@@ -30,7 +33,9 @@ from cardsim.simulator.engine import (
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
 )
 from cardsim.simulator.nrt import borrow
+from cardsim.simulator.rules import Slots
 from cardsim.simulator.tables import emit
+from cardsim.simulator.games.contract_rummy import dispatch as D
 from cardsim.simulator.games.contract_rummy import outcomes as O
 from cardsim.simulator.games.contract_rummy import rules as RU
 from cardsim.simulator.games.contract_rummy import view as V
@@ -45,7 +50,6 @@ from cardsim.simulator.games.contract_rummy.view import (
     hand_penalty, layoff_code,
     rank_of_pos, run_ends, slot_open, swap_code,
 )
-from cardsim.strategies.contract_rummy import wants_deep
 
 MAX_SEATS = RU.MAX_SEATS
 MAX_CARDS = RU.MAX_CARDS
@@ -59,17 +63,40 @@ BAD_DRAW, BAD_BUY, BAD_LAY, BAD_LAYOFF, BAD_DISCARD = range(BAD, BAD + 5)
  EV_STALL) = range(19)
 LOG_W = 20
 
-FNS = types.UniTuple(V.DECISION_FN, MAX_SEATS)
+FNS = types.UniTuple(V.DECISION_FN, MAX_SEATS)  # one decision's pointers, by strategy slot
+# the strategies' part of the engine's fns: one FNS per decision, in DECISIONS order
+STRATEGY_FNS = types.UniTuple(FNS, len(V.DECISIONS))
 
 # per-seat statistics kept during a deal (stats[seat, S_*])
-(S_DOWN_TURN, S_DOWN_DEAL_TURN, S_OUT_TURN, S_OWN_TURNS, S_JOK_USED, S_PILE_CARDS, S_TOP,
- S_DEEP, S_BUYS, S_LAYOFFS, S_SWAPS, S_DEALT_CAN, S_JOK_DEALT) = range(13)
-S_W = 16
+_S = Slots()
+S_DOWN_TURN = _S.one("S_DOWN_TURN")  # own turn of the lay-down (-1: none)
+S_DOWN_DEAL_TURN = _S.one("S_DOWN_DEAL_TURN")  # deal turn of it (-1: none)
+S_OUT_TURN = _S.one("S_OUT_TURN")  # own turn of going out (-1: none)
+S_OWN_TURNS = _S.one("S_OWN_TURNS")  # own turns played
+S_JOK_USED = _S.one("S_JOK_USED")  # jokers put on the table
+S_PILE_CARDS = _S.one("S_PILE_CARDS")  # cards taken from the pile
+S_TOP = _S.one("S_TOP")  # top discards drawn
+S_DEEP = _S.one("S_DEEP")  # deep draws
+S_BUYS = _S.one("S_BUYS")  # buys
+S_LAYOFFS = _S.one("S_LAYOFFS")  # cards laid off (swapped-in naturals too)
+S_SWAPS = _S.one("S_SWAPS")  # joker swaps
+S_DEALT_CAN = _S.one("S_DEALT_CAN")  # the dealt hand held the contract
+S_JOK_DEALT = _S.one("S_JOK_DEALT")  # jokers dealt
+S_W = _S.size
 
 # deal facts (info[I_*]) passed around a deal
-(I_NSETS, I_NRUNS, I_MIN_RUN, I_MAX_MELD, I_ACE_LOW, I_DISTINCT, I_GO_OUT, I_LAYOFF_SETS,
- I_DECKS, I_NJOKERS) = range(10)
-I_W = 12
+_I = Slots()
+I_NSETS = _I.one("I_NSETS")  # sets of the contract
+I_NRUNS = _I.one("I_NRUNS")  # runs of the contract
+I_MIN_RUN = _I.one("I_MIN_RUN")
+I_MAX_MELD = _I.one("I_MAX_MELD")  # most cards in a contract meld (0: no limit)
+I_ACE_LOW = _I.one("I_ACE_LOW")
+I_DISTINCT = _I.one("I_DISTINCT")  # runs_distinct_suits
+I_GO_OUT = _I.one("I_GO_OUT")  # the deal is played all at once
+I_LAYOFF_SETS = _I.one("I_LAYOFF_SETS")
+I_DECKS = _I.one("I_DECKS")
+I_NJOKERS = _I.one("I_NJOKERS")
+I_W = _I.size
 
 # The scratch arrays of one game, by name. Kernels get the unowned views (see _new_state).
 State = namedtuple("State", (
@@ -116,14 +143,6 @@ def _new_state(ctx):
         borrow(o.comp), borrow(o.work), borrow(o.info), borrow(o.rem), borrow(o.m1),
         borrow(o.stw), borrow(o.seat_sids), borrow(o.totals), borrow(o.smap), borrow(o.maybe))
     return o, st
-
-
-@njit(cache=True, inline="always")
-def _decide(kind, smap, fns, seat, hands, public, private, legal, params, rngs):
-    """Decision ``kind`` of ``seat``, through the pointer of the strategy slot playing it,
-    ``fns[smap[seat]]``, built-ins too: direct calls would link the strategies (and the
-    contract search under would_lay) into play_deal, to be optimized there again."""
-    return fns[smap[seat]](hands[seat], public, private[seat], legal, params[seat], rngs[seat])
 
 
 # ---------------------------------------------------------------- contract search wrappers
@@ -502,8 +521,8 @@ def _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1
     (lay_contract's, the fewest penalty points left) must hold it; after, it must fit a meld on
     the table now. ``deep``: 0 none, 2 every legal deep draw (from the top down), 1 only the
     shallowest that takes at most ``cap`` cards (for a strategy that never takes another; see
-    strategies.wants_deep). ``top_lays``: whether hand + the top discard can lay, when the
-    caller knows it exactly (1 / 0; -1: unknown), saving that search."""
+    the deep_draws hook of view.DISPATCH). ``top_lays``: whether hand + the top discard can
+    lay, when the caller knows it exactly (1 / 0; -1: unknown), saving that search."""
     n = 1
     legal[1] = D_STOCK
     pn = public[P_PILE_N]
@@ -793,13 +812,14 @@ def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stoc
             continue
         private[b, V_OFFER] = top
         private[b, V.V_OFFER_LAYS] = -1
-        if sids[b] != 0 and public[P_DOWN + b] == 0:
+        if public[P_DOWN + b] == 0 and D.hook_lay_hints(sids[b], params[b]):
             private[b, V.V_OFFER_LAYS] = lays_with(search, hands[b], top, info, work, rem, m1,
                                                    stw, out)
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
-        a = _decide(BUY, smap, fns, b, hands, public, private, legal, params, rngs)
+        a = D.decide_buy(sids[b], fns[smap[b]], hands[b], public, private[b], legal, params[b],
+                         rngs[b])
         private[b, V_OFFER] = -1
         if a < 0 or a > 1:
             return BAD_BUY, b, a
@@ -900,18 +920,12 @@ def set_deal_info(rules, d, info, public):
 
 STATE = state_type(_new_state, CTX)  # for play_deal's signature
 I32_2D = types.int32[:, ::1]
-# play_deal's fns: the five decisions' tuples (by strategy slot), then (_search_of,): the
-# search through its pointer, not linked into play_deal
-DEAL_FNS = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(SEARCH_SIG),
-                                                               1)))
+# play_deal's fns: the decisions' pointers (STRATEGY_FNS), then (_search_of,): the search
+# through its pointer, not linked into play_deal
+DEAL_FNS = types.Tuple((STRATEGY_FNS, types.UniTuple(types.FunctionType(SEARCH_SIG), 1)))
 PLAY_DEAL_SIG = types.UniTuple(types.int64, 3)(
     uint64, types.int64, types.int64, types.int64[::1], DEAL_FNS, STATE, I32_2D, types.int64,
     I32_2D, types.boolean, types.boolean, types.int32[::1])
-# fns as the engine passes it: the five decisions' tuples (by strategy slot), (play_deal,) and
-# (_search_of,) -- _play_one calls play_deal through that pointer, so its compile does not
-# link in and optimize again all of play_deal (about 10 s of every cold start)
-FNS7 = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.UniTuple(types.FunctionType(PLAY_DEAL_SIG),
-                                                           1), DEAL_FNS.types[5]))
 
 
 # ---------------------------------------------------------------- a deal, by phases
@@ -1074,7 +1088,8 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
     info, work, rem, m1, stw, lay_out, smap, sids, maybe = (
         st.info, st.work, st.rem, st.m1, st.stw, st.lay_out, st.smap, st.seat_sids, st.maybe)
     seats = rules[RU.R_PLAYERS]
-    search = fns[5][0]  # _search_of (see DEAL_FNS)
+    dec = fns[0]  # the decisions' pointers, dec[DRAW][slot] ... (see DEAL_FNS)
+    search = fns[1][0]  # _search_of
     first = _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset)
     k_melds = info[I_NSETS] + info[I_NRUNS]
     full = work  # expected counts for the debug check (work is reused below)
@@ -1114,7 +1129,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         private[seat, V.V_TOP_LAYS] = -1
         tl = -1  # hand + top discard can lay, when known exactly (saves searches below)
         tl_pen = np.int64(-1)  # then the points the laying found leaves
-        if sids[seat] != 0 and not down and public[P_PILE_N] > 0:  # not for random
+        if not down and public[P_PILE_N] > 0 and D.hook_lay_hints(sids[seat], params[seat]):
             tc = public[P_PILE + public[P_PILE_N] - 1]
             tl_pen = _found_with(search, hands[seat], tc, info, work, rem, m1, stw, lay_out)
             tl = 1 if tl_pen >= 0 else 0
@@ -1125,19 +1140,20 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     hands[seat], np.int64(tc), info[I_NSETS], info[I_NRUNS], info[I_MIN_RUN],
                     info[I_ACE_LOW] == 1):
                 tl = -1
-        deep, cap = wants_deep(sids[seat], params[seat], info[I_NRUNS])
+        deep, cap = D.hook_deep_draws(sids[seat], params[seat], info[I_NRUNS])
         if deep == 1 and private[seat, V.V_TOP_LAYS] == 1:
             deep = 0  # the top discard lays the contract: the heuristic takes it
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
                         down, deep, cap, tl)
-        a = _decide(DRAW, smap, fns[0], seat, hands, public, private, legal, params, rngs)
+        a = D.decide_draw(sids[seat], dec[DRAW][smap[seat]], hands[seat], public, private[seat],
+                          legal, params[seat], rngs[seat])
         if a < 0 or a >= n:
             return BAD_DRAW, seat, a
         code = legal[1 + a]
         if code == D_STOCK:
             if rules[RU.R_BUYING] != 0:
                 status, es, ev = _buy_round(search, seat, seats, last_discarder, sids, smap,
-                                            fns[1], hands, stock, public, private, legal,
+                                            dec[BUY], hands, stock, public, private, legal,
                                             params, rngs, stats, rules, maybe, info, work, rem,
                                             m1, stw, lay_out, log, log_on)
                 if status != OK:
@@ -1193,8 +1209,8 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     legal[0] = 2
                     legal[1] = 0
                     legal[2] = 1
-                    a = _decide(LAY, smap, fns[2], seat, hands, public, private, legal, params,
-                                rngs)
+                    a = D.decide_lay(sids[seat], dec[LAY][smap[seat]], hands[seat], public,
+                                     private[seat], legal, params[seat], rngs[seat])
                     if a < 0 or a > 1:
                         return BAD_LAY, seat, a
                     lay = a == 1
@@ -1228,8 +1244,8 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     break
                 a = 0
                 if n > 1 or forced >= 0:
-                    a = _decide(LAYOFF, smap, fns[3], seat, hands, public, private, legal,
-                                params, rngs)
+                    a = D.decide_layoff(sids[seat], dec[LAYOFF][smap[seat]], hands[seat],
+                                        public, private[seat], legal, params[seat], rngs[seat])
                 if a < 0 or a >= n:
                     return BAD_LAYOFF, seat, a
                 code = legal[1 + a]
@@ -1251,8 +1267,8 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                 return INVARIANT, seat, 603
             a = 0
             if n > 1:
-                a = _decide(DISCARD, smap, fns[4], seat, hands, public, private, legal, params,
-                            rngs)
+                a = D.decide_discard(sids[seat], dec[DISCARD][smap[seat]], hands[seat], public,
+                                     private[seat], legal, params[seat], rngs[seat])
             if a < 0 or a >= n:
                 return BAD_DISCARD, seat, a
             c = legal[1 + a]
@@ -1325,8 +1341,8 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     capped = 0
     stalled = 0
     written = 0
-    deal_fn = fns[5][0]  # play_deal (see FNS7)
-    deal_fns = (fns[0], fns[1], fns[2], fns[3], fns[4], fns[6])
+    deal_fn = fns[1][0]  # play_deal, the first of the kernel's own pointers (see KERNEL)
+    deal_fns = (fns[0], (fns[1][1],))  # the strategies' pointers and _search_of's
     for d in range(ndeals):
         if row + seats > row_end:
             return ROWS_FULL, written
@@ -1372,5 +1388,9 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     return OK, written
 
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS7, np.int32, LOG_W,
+# the engine passes _play_one fns = (the strategies' pointers, these pointers in this order):
+# _play_one calls play_deal through fns[1][0], so its compile does not link in and optimize
+# again all of play_deal (about 10 s of every cold start), and play_deal the search through
+# fns[1][1]
+KERNEL = Kernel(_new_state, _play_one, CTX, STRATEGY_FNS, np.int32, LOG_W,
                 pointers=((play_deal, PLAY_DEAL_SIG), (_search_of, SEARCH_SIG)))

@@ -7,10 +7,8 @@ numbers, so run.json holds the values actually played.
 """
 import re
 
-import numpy as np
-
 from cardsim.simulator.errors import UsageError
-from cardsim.simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.rules import Block, Field, RuleSet
 
 MAX_DEALS = 16
 MAX_SEATS = 8
@@ -98,41 +96,43 @@ def _auto_or_int(lo, hi):
 
 FIELDS = (
     Field("players", 4, "players, each for themselves (the sheet: 3-5, 4 best)", lo=2,
-          hi=MAX_SEATS),
+          hi=MAX_SEATS, slot="R_PLAYERS"),
     Field("decks", "auto", "52-card decks shuffled together; auto: 1 for 2-3 players, 2 for "
           "4-8 (the sheet: 1 deck, 2 with more than 5 players; 4-5 players get 2 because one "
           "deck cannot deal 12 cards to 5)", kind="custom", parse=_auto_or_int(1, MAX_DECKS),
-          allowed=f"auto or an integer 1..{MAX_DECKS}"),
+          allowed=f"auto or an integer 1..{MAX_DECKS}", slot="R_DECKS"),
     Field("jokers", "auto", "jokers added to the decks; auto: one per deck", kind="custom",
-          parse=_auto_or_int(0, MAX_JOKERS), allowed=f"auto or an integer 0..{MAX_JOKERS}"),
+          parse=_auto_or_int(0, MAX_JOKERS), allowed=f"auto or an integer 0..{MAX_JOKERS}",
+          slot="R_JOKERS"),
     Field("contracts", DEFAULT_CONTRACTS,
           "the deals in order, each SETSsRUNSr:CARDS (melds the contract asks for, cards "
           "dealt to each player)", kind="custom", parse=parse_contracts,
-          allowed=CONTRACTS_ALLOWED),
-    Field("min_run", 4, "fewest cards in a run", lo=3, hi=13),
+          allowed=CONTRACTS_ALLOWED, slot="R_DEALS", encode=len),
+    Field("min_run", 4, "fewest cards in a run", lo=3, hi=13, slot="R_MIN_RUN"),
     Field("max_contract_meld", "auto", "most cards in one meld when a contract is laid down "
           "(auto: max(4, min_run) -- the sheet's 4, or min_run when runs must be longer; "
           "none: no limit; never applies to the all-at-once last deal)", kind="custom",
-          parse=_parse_max_meld, allowed=MAX_MELD_ALLOWED),
+          parse=_parse_max_meld, allowed=MAX_MELD_ALLOWED, slot="R_MAX_MELD"),  # none: 0
     Field("ace_low", True, "the ace may also be low (A-2-3-4); it is always high (J-Q-K-A); "
-          "no run wraps round (K-A-2)", kind="bool"),
+          "no run wraps round (K-A-2)", kind="bool", slot="R_ACE_LOW"),
     Field("runs_distinct_suits", False, "the runs of one contract must be of different suits",
-          kind="bool"),
+          kind="bool", slot="R_RUNS_DISTINCT"),
     Field("last_deal_all_at_once", True, "in the last deal a player lays every card at once "
           "(all but at most one, which is discarded) and goes out in that turn; melds may be "
-          "longer than max_contract_meld", kind="bool"),
+          "longer than max_contract_meld", kind="bool", slot="R_ALL_AT_ONCE"),
     Field("lay_off_sets", True, "sets may be filled by laying off (a missing suit, up to 4 "
-          "cards); false: only runs are extended, as the sheet's words say", kind="bool"),
+          "cards); false: only runs are extended, as the sheet's words say", kind="bool",
+          slot="R_LAYOFF_SETS"),
     Field("buying", False, "when a player draws from the stock instead of the top discard, "
           "another player (earlier in turn order first) may buy that discard with a penalty "
-          "card from the stock", kind="bool"),
-    Field("buy_limit", 3, "buys per player per deal", lo=0, hi=20),
+          "card from the stock", kind="bool", slot="R_BUYING"),
+    Field("buy_limit", 3, "buys per player per deal", lo=0, hi=20, slot="R_BUY_LIMIT"),
     Field("max_reshuffles", 1, "times per deal the discard pile (but its top card) is "
           "shuffled into a new stock; when the stock is empty after that the deal stalls",
-          lo=0, hi=20),
+          lo=0, hi=20, slot="R_MAX_RESHUFFLES"),
     Field("max_turns", 500, "turn cap per deal: a deal still running after this many turns "
           "(all players) ends, everyone counts penalties, and it is recorded as capped",
-          lo=1, hi=100000),
+          lo=1, hi=100000, slot="R_MAX_TURNS"),
 )
 
 
@@ -162,50 +162,20 @@ def check(v: dict) -> None:
                          f"(allowed: auto, none or an integer {v['min_run']}..14)")
 
 
+def _contracts_block(v: dict) -> list:
+    """R_CONTRACTS: sets, runs and cards dealt of each deal in order, zeros after the last."""
+    flat = [x for c in v["contracts"] for x in c]
+    return flat + [0] * (3 * MAX_DEALS - len(flat))
+
+
 RULES = RuleSet("contract-rummy", FIELDS, check, presets={
     "single_deck": {"decks": 1, "jokers": 1},
-})
-
-# the kernel's rule vector (to_array), its positions handed out by name
-_S = Slots()
-R_PLAYERS = _S.one("players")
-R_DECKS = _S.one("decks")
-R_JOKERS = _S.one("jokers")
-R_NCARDS = _S.one("cards in the deck")
-R_DEALS = _S.one("deals (contracts)")
-R_MIN_RUN = _S.one("min_run")
-R_MAX_MELD = _S.one("max_contract_meld (0: none)")
-R_ACE_LOW = _S.one("ace_low")
-R_RUNS_DISTINCT = _S.one("runs_distinct_suits")
-R_ALL_AT_ONCE = _S.one("last_deal_all_at_once")
-R_LAYOFF_SETS = _S.one("lay_off_sets")
-R_BUYING = _S.one("buying")
-R_BUY_LIMIT = _S.one("buy_limit")
-R_MAX_RESHUFFLES = _S.one("max_reshuffles")
-R_MAX_TURNS = _S.one("max_turns")
-R_CONTRACTS = _S.block("contracts: sets, runs, cards dealt per deal", 3 * MAX_DEALS)
-R_LEN = _S.size
-
-
-def to_array(v: dict) -> np.ndarray:
-    r = np.zeros(R_LEN, np.int64)
-    r[R_PLAYERS] = v["players"]
-    r[R_DECKS] = v["decks"]
-    r[R_JOKERS] = v["jokers"]
-    r[R_NCARDS] = 52 * v["decks"] + v["jokers"]
-    r[R_DEALS] = len(v["contracts"])
-    r[R_MIN_RUN] = v["min_run"]
-    r[R_MAX_MELD] = 0 if v["max_contract_meld"] is None else v["max_contract_meld"]
-    r[R_ACE_LOW] = v["ace_low"]
-    r[R_RUNS_DISTINCT] = v["runs_distinct_suits"]
-    r[R_ALL_AT_ONCE] = v["last_deal_all_at_once"]
-    r[R_LAYOFF_SETS] = v["lay_off_sets"]
-    r[R_BUYING] = v["buying"]
-    r[R_BUY_LIMIT] = v["buy_limit"]
-    r[R_MAX_RESHUFFLES] = v["max_reshuffles"]
-    r[R_MAX_TURNS] = v["max_turns"]
-    for d, (s, ru, n) in enumerate(v["contracts"]):
-        r[R_CONTRACTS + 3 * d] = s
-        r[R_CONTRACTS + 3 * d + 1] = ru
-        r[R_CONTRACTS + 3 * d + 2] = n
-    return r
+}, blocks=(
+    Block("R_NCARDS", 1, lambda v: [52 * v["decks"] + v["jokers"]], "cards in the deck"),
+    Block("R_CONTRACTS", 3 * MAX_DEALS, _contracts_block,
+          "contracts: sets, runs, cards dealt per deal"),
+))
+# the kernel's rule vector: R_PLAYERS ... as the Fields name their slots, then the blocks
+globals().update(RULES.slots.offsets)
+R_LEN = RULES.slots.size
+to_array = RULES.to_array

@@ -50,8 +50,10 @@ import numpy as np
 from numba import njit, types, uint64
 
 from cardsim.simulator.bits import ctz, popcount, top_bit
+from cardsim.simulator.dispatchgen import DispatchSpec, Entry
 from cardsim.simulator.games.contract_rummy.search import can_lay
 from cardsim.simulator.games.contract_rummy.rules import MAX_CARDS, MAX_SEATS
+from cardsim.simulator.rules import Slots
 
 DECISION_SIG = types.int64(
     types.int64[::1], types.int32[::1], types.int32[::1], types.int32[::1],
@@ -60,6 +62,28 @@ DECISION_SIG = types.int64(
 DECISION_FN = types.FunctionType(DECISION_SIG)
 DRAW, BUY, LAY, LAYOFF, DISCARD = range(5)
 DECISIONS = ("draw", "buy", "lay", "layoff", "discard")
+_ARGS = ("mine", "public", "private", "legal", "params", "rng")
+# The kernel's dispatch (dispatch.py), written from strategies.contract_rummy.BUILTINS by
+# python -m cardsim.simulator.dispatchgen. direct=False: every decision, built-ins too, goes
+# through the pointer of the strategy slot playing the seat -- direct calls would link the
+# strategies (and the contract search under would_lay) into play_deal, to be optimized there
+# again (docs/design.md, "Compile time"). The hooks still switch on the id.
+DISPATCH = DispatchSpec(
+    "cardsim.strategies.contract_rummy", "cardsim.simulator.games.contract_rummy.dispatch",
+    tuple(Entry(d, _ARGS, inline=True, doc=f"the {d} decision of the strategy whose pointer "
+                "is ``fn`` (built-ins too: see view.DISPATCH)") for d in DECISIONS) + (
+        Entry("deep_draws", ("params", "nruns"), hook=True, default="(2, 1 << 20)",
+              inline=True, doc="which deep draws the kernel lists for strategy ``sid`` "
+              "(kernel._list_draws), as (mode, cap): 2 every one, 1 only the shallowest "
+              "taking at most ``cap`` cards, 0 none; (2, 1 << 20), every one, for a strategy "
+              "that does not say (random, plug-ins)"),
+        Entry("lay_hints", ("params",), hook=True, default="True", inline=True,
+              doc="does the kernel answer V_TOP_LAYS and V_OFFER_LAYS for strategy ``sid`` "
+              "(a contract search each time)? True for a strategy that does not say "
+              "(plug-ins)"),
+    ),
+    direct=False,
+)
 
 JOKER = 52
 NCODES = 53
@@ -74,28 +98,63 @@ STOP = 0
 OP_LAYOFF, OP_SWAP = 1, 2
 LEGAL_LEN = 1024
 
-# meld records
-M_KIND, M_KEY, M_NAT, M_JOK, M_OWNER, M_CARDS = range(6)
-MW = 6
+# meld records (public[P_MELDS + m * MW + M_*]); the first four as search.py's laying records
+# (out[i, 0..3]: kind, key, nat, jok), which kernel.lay_down and check_table copy in order
+_M = Slots()
+M_KIND = _M.one("M_KIND")  # SET or RUN
+M_KEY = _M.one("M_KEY")  # rank of a set, suit of a run
+M_NAT = _M.one("M_NAT")  # bits of the naturals (a set: suits; a run: positions 0..13)
+M_JOK = _M.one("M_JOK")  # bits of the jokers (the card each stands for)
+M_OWNER = _M.one("M_OWNER")  # seat that laid it down
+M_CARDS = _M.one("M_CARDS")  # cards in the meld
+MW = _M.size
 MAX_MELDS = 4 * MAX_SEATS
 
 # public[] layout
-(P_PLAYERS, P_DEAL, P_TURN, P_SEAT, P_STOCK_N, P_PILE_N, P_NSETS, P_NRUNS, P_DEALT,
- P_MIN_RUN, P_MAX_MELD, P_ACE_LOW, P_RUNS_DISTINCT, P_ALL_AT_ONCE, P_LAYOFF_SETS, P_BUYING,
- P_BUY_LIMIT, P_NMELDS, P_RESHUFFLES, P_DECKS, P_NJOKERS) = range(21)
-P_HAND_N = 24       # [8] cards each player holds
-P_DOWN = 32         # [8] 1 once the player's contract is down
-P_DOWN_TURN = 40    # [8] deal turn in which it went down (0: not yet)
-P_BUYS = 48         # [8] buys made this deal
-P_MELDS = 64        # [MAX_MELDS x MW]
-P_PILE = P_MELDS + MAX_MELDS * MW  # [MAX_CARDS] the discard pile, bottom first
-P_TAKEN = P_PILE + MAX_CARDS  # [MAX_SEATS x NCODES] cards each seat took from the pile
-P_LEN = P_TAKEN + MAX_SEATS * NCODES
+_P = Slots()
+P_PLAYERS = _P.one("P_PLAYERS")  # players at the table
+P_DEAL = _P.one("P_DEAL")  # deal number, from 0
+P_TURN = _P.one("P_TURN")  # deal turn (all players), from 1
+P_SEAT = _P.one("P_SEAT")  # seat to play
+P_STOCK_N = _P.one("P_STOCK_N")  # cards in the stock
+P_PILE_N = _P.one("P_PILE_N")  # cards in the discard pile
+P_NSETS = _P.one("P_NSETS")  # sets the deal's contract asks for
+P_NRUNS = _P.one("P_NRUNS")  # runs it asks for
+P_DEALT = _P.one("P_DEALT")  # cards dealt to each player
+P_MIN_RUN = _P.one("P_MIN_RUN")  # rule min_run
+P_MAX_MELD = _P.one("P_MAX_MELD")  # most cards in a contract meld (0: no limit)
+P_ACE_LOW = _P.one("P_ACE_LOW")  # rule ace_low
+P_RUNS_DISTINCT = _P.one("P_RUNS_DISTINCT")  # rule runs_distinct_suits
+P_ALL_AT_ONCE = _P.one("P_ALL_AT_ONCE")  # this deal is played all at once
+P_LAYOFF_SETS = _P.one("P_LAYOFF_SETS")  # rule lay_off_sets
+P_BUYING = _P.one("P_BUYING")  # rule buying
+P_BUY_LIMIT = _P.one("P_BUY_LIMIT")  # rule buy_limit
+P_NMELDS = _P.one("P_NMELDS")  # melds on the table
+P_RESHUFFLES = _P.one("P_RESHUFFLES")  # times the pile became the stock this deal
+P_DECKS = _P.one("P_DECKS")  # 52-card decks in play
+P_NJOKERS = _P.one("P_NJOKERS")  # jokers in play
+P_HAND_N = _P.block("P_HAND_N", MAX_SEATS)  # cards each player holds
+P_DOWN = _P.block("P_DOWN", MAX_SEATS)  # 1 once the player's contract is down
+P_DOWN_TURN = _P.block("P_DOWN_TURN", MAX_SEATS)  # deal turn it went down in (0: not yet)
+P_BUYS = _P.block("P_BUYS", MAX_SEATS)  # buys made this deal
+P_MELDS = _P.block("P_MELDS", MAX_MELDS * MW)  # the melds on the table, MW each (M_*)
+P_PILE = _P.block("P_PILE", MAX_CARDS)  # the discard pile, bottom first
+# cards each seat took from the pile this deal: P_TAKEN + seat * NCODES + card
+P_TAKEN = _P.block("P_TAKEN", MAX_SEATS * NCODES)
+P_LEN = _P.size
 
 # private[] layout (one row per seat)
-(V_SEAT, V_OWN_TURN, V_LAY_CARDS, V_LAY_PEN, V_FORCED, V_TOP_TAKEN, V_OFFER, V_TOP_LAYS,
- V_OFFER_LAYS) = range(9)
-V_LEN = 12
+_V = Slots()
+V_SEAT = _V.one("V_SEAT")  # own seat
+V_OWN_TURN = _V.one("V_OWN_TURN")  # own turn in the deal, from 1
+V_LAY_CARDS = _V.one("V_LAY_CARDS")  # cards it would keep laying its contract now
+V_LAY_PEN = _V.one("V_LAY_PEN")  # their penalty points
+V_FORCED = _V.one("V_FORCED")  # the deep-drawn card it must still lay off (-1: none)
+V_TOP_TAKEN = _V.one("V_TOP_TAKEN")  # the top discard taken this turn while held (-1: none)
+V_OFFER = _V.one("V_OFFER")  # the discard on offer to buy (-1: none)
+V_TOP_LAYS = _V.one("V_TOP_LAYS")  # the top discard would lay the contract (1 / 0; -1: unknown)
+V_OFFER_LAYS = _V.one("V_OFFER_LAYS")  # the offer would (1 / 0; -1: unknown)
+V_LEN = _V.size
 
 
 @njit(cache=True, inline="always")

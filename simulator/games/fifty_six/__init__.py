@@ -21,6 +21,7 @@ class FiftySix(GameAdapter):
     supports_seating = True  # duplicate seating (rotations of strategies over teams)
     strategies_module = "cardsim.strategies.fifty_six"
     kernel_module = "cardsim.simulator.games.fifty_six.kernel"
+    dispatch_spec = "cardsim.simulator.games.fifty_six.view:DISPATCH"
     outcomes_module = "cardsim.simulator.games.fifty_six.outcomes"
     analysis_module = "cardsim.simulator.games.fifty_six.analysis"
     analyze_commands = {"bid-success": "cardsim.simulator.games.fifty_six.cli:bid_success_cmd"}
@@ -49,15 +50,14 @@ class FiftySix(GameAdapter):
         return 1_000_000 if deals_mode else 50_000
 
     def prepare(self, rules: dict, defs, params, rotations: int = 0):
-        from cardsim.simulator.games.fifty_six.kernel import Ctx, play_deal
+        from cardsim.simulator.games.fifty_six.kernel import Ctx
         from cardsim.simulator.games.fifty_six.view import MAX_TEAMS
 
         from cardsim.strategies.fifty_six import BUILTIN_IDS
 
         sids, fns, padded = self.pack_strategies(defs, params, MAX_TEAMS, BUILTIN_IDS, DECISIONS)
-        # the kernel's fns (kernel.FNS4): play_deal after the decisions, called as a pointer
-        return (Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)),
-                fns + ((play_deal,),))
+        # fns: bid, play and reveal (kernel.FNS3); the engine adds the kernel's own play_deal
+        return Ctx(np.uint64(0), False, to_array(rules), sids, padded, int(rotations)), fns
 
 
 GAME = FiftySix()

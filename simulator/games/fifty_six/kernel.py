@@ -23,6 +23,7 @@ from cardsim.simulator.engine import (
 )
 from cardsim.simulator.nrt import borrow
 from cardsim.simulator.tables import emit as _emit
+from cardsim.simulator.games.fifty_six import dispatch as D
 from cardsim.simulator.games.fifty_six import outcomes as O
 from cardsim.simulator.games.fifty_six import rules as RU
 from cardsim.simulator.games.fifty_six import view as V
@@ -32,7 +33,6 @@ from cardsim.simulator.games.fifty_six.view import (
     TRUMP_HIDDEN, trick_winner,
 )
 from cardsim.simulator.cards import deck as _deck
-from cardsim.strategies.fifty_six import builtin_bid_mask, builtin_decision, builtin_play_mask
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -48,7 +48,9 @@ BAD_BID, BAD_PLAY, BAD_REVEAL = range(BAD, BAD + 3)
 LOG_W = 20
 
 FNS = types.UniTuple(V.DECISION_FN, V.MAX_TEAMS)
-
+# the strategies' functions as prepare() packs them: bid, play and reveal (view.DECISIONS, at
+# view.BID, PLAY, REVEAL), each by strategy slot
+FNS3 = types.Tuple((FNS, FNS, FNS))
 
 
 @njit(cache=True)
@@ -100,22 +102,6 @@ def _new_state(ctx):
         borrow(o.tables), borrow(o.params), borrow(o.hmask), borrow(o.slots),
         borrow(o.pos_of), borrow(o.smap))
     return o, st
-
-
-@njit(cache=True, inline="always")
-def _decide(kind, sids, fns, sl, seat, hands, hand_n, public, private, legal, params, rngs):
-    """Ask the strategy in slot ``sl`` for decision ``kind`` through the array interface: a
-    built-in (sids >= 0) directly, a plug-in through its function pointer. The rows passed
-    are unowned views (see simulator.nrt).
-
-    Hot helpers take arrays rather than the State: every field read from a tuple costs a
-    pair of reference-count calls, which in the card loop cost more than the play itself."""
-    sid = sids[sl]
-    if sid >= 0:
-        return builtin_decision(kind, sid, hands[seat], hand_n[seat], public, private[seat],
-                                legal, params[sl], rngs[seat])
-    return fns[sl](hands[seat], hand_n[seat], public, private[seat], legal, params[sl],
-                   rngs[seat])
 
 
 @njit(cache=True, inline="always")
@@ -374,12 +360,16 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         legal[L_OPENING] = 1 if opening else 0
         legal[L_LAST_TRUMP] = public[V.PB_HIGH_TRUMP]
         legal[L_LAST_VALUE] = high_v
+        # the strategy of slot sl, through the dispatch (built-ins by id, a plug-in through
+        # its pointer): a built-in calls from the hand mask, a plug-in (-1) is asked through
+        # the decision interface; the rows passed are unowned views (see simulator.nrt)
         sl = smap[team]
-        raw = builtin_bid_mask(sids[sl], hmask[seat], public, private[seat], legal,
-                               params[sl], rngs[seat])
+        sid = sids[sl]
+        raw = D.hook_bid_mask(sid, hmask[seat], public, private[seat], legal, params[sl],
+                              rngs[seat])
         if raw < 0:
-            raw = _decide(V.BID, sids, bid_fns, sl, seat, hands, hand_n, public, private,
-                          legal, params, rngs)
+            raw = D.decide_bid(sid, bid_fns[sl], hands[seat], hand_n[seat], public,
+                               private[seat], legal, params[sl], rngs[seat])
         call = V.bid_is_valid(raw, legal, high_t)
         if call < 0:
             row_out[0] = seat
@@ -477,8 +467,9 @@ def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out
     """A player who cannot follow while the trump is hidden may ask for it. Returns
     (status, asked); when asked, the trump is made public."""
     _to_arrays(st.hands, st.hand_n, st.legal, st.slots, seat, h, h)
-    ask = _decide(V.REVEAL, sids, reveal_fns, st.smap[team], seat, st.hands, st.hand_n,
-                  st.public, st.private, st.legal, st.params, st.rngs)
+    sl = st.smap[team]
+    ask = D.decide_reveal(sids[sl], reveal_fns[sl], st.hands[seat], st.hand_n[seat], st.public,
+                          st.private[seat], st.legal, st.params[sl], st.rngs[seat])
     if ask != 0 and ask != 1:
         row_out[0] = seat
         row_out[1] = team
@@ -573,12 +564,13 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
                 slot = np.int64(ctz(lm))  # one legal card: played without asking
             else:
                 sl = smap[team]
-                slot = builtin_play_mask(sids[sl], h, lm, public, private[seat], params[sl],
-                                         played, deck_mask, rngs[seat])
+                sid = sids[sl]
+                slot = D.hook_play_mask(sid, h, lm, public, private[seat], params[sl], played,
+                                        deck_mask, rngs[seat])
                 if slot < 0:  # not a mask-aware strategy: ask through the array interface
                     _to_arrays(hands, hand_n, legal, slots, seat, h, lm)
-                    idx = _decide(V.PLAY, sids, play_fns, sl, seat, hands, hand_n, public,
-                                  private, legal, params, rngs)
+                    idx = D.decide_play(sid, play_fns[sl], hands[seat], hand_n[seat], public,
+                                        private[seat], legal, params[sl], rngs[seat])
                     if idx < 0 or idx >= hand_n[seat] or legal[idx] == 0:
                         row_out[0] = seat
                         row_out[1] = team
@@ -880,10 +872,9 @@ PLAY_DEAL_SIG = types.int64(
     uint64, types.int64, types.int64, types.int64[::1], types.int64[::1], FNS, FNS, FNS, STATE,
     types.int32[:], types.int32[:, ::1], types.boolean, types.boolean, types.int8[::1])
 play_deal = njit(cache=True)(_play_deal)  # compiled by the Kernel, for PLAY_DEAL_SIG
-# fns as the engine passes it: bid, play and reveal (by strategy slot), then (play_deal,):
+# fns as the engine passes it: (FNS3, (play_deal,)), the kernel's own pointer second:
 # _play_one calls play_deal through that pointer, so its compile does not link in and
 # optimize again all of play_deal (about 8 s of every cold start)
-FNS4 = types.Tuple((FNS, FNS, FNS, types.UniTuple(types.FunctionType(PLAY_DEAL_SIG), 1)))
 
 
 def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, log, log_on, debug,
@@ -903,7 +894,7 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     pairs = rules[RU.R_PAIRS] == 1
     max_deals = rules[RU.R_MAX_DEALS]
     tables = st.tables
-    deal_fn = fns[3][0]  # play_deal (see FNS4)
+    deal_fn = fns[1][0]  # play_deal, the kernel's own pointer (see KERNEL)
     d = 0
     capped = 0
     while True:
@@ -911,8 +902,8 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
             return ROWS_FULL, d
         r = deal_cols[:, row + d]
         r[O.D_GAME] = 0
-        status = deal_fn(seed_key, d, dealer, rules, sids, fns[0], fns[1], fns[2], st, r, log,
-                         log_on, debug, preset)
+        status = deal_fn(seed_key, d, dealer, rules, sids, fns[0][V.BID], fns[0][V.PLAY],
+                         fns[0][V.REVEAL], st, r, log, log_on, debug, preset)
         if status != OK:
             if status >= BAD:
                 for j in range(3):
@@ -943,5 +934,5 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     return OK, d
 
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS4, np.int8, LOG_W,
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS3, np.int8, LOG_W,
                 pointers=((play_deal, PLAY_DEAL_SIG),))

@@ -5,7 +5,7 @@
 import numpy as np
 
 from cardsim.simulator.errors import UsageError
-from cardsim.simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.rules import Block, Field, RuleSet
 
 PAYOUT_PRESETS = {
     # bid band: tables the bidding team receives if it wins / pays if it loses
@@ -60,39 +60,46 @@ def payout_tables(text: str) -> tuple[np.ndarray, np.ndarray]:
 
 FIELDS = (
     Field("players", 4, "number of players", kind="custom", parse=parse_players,
-          allowed="4, 6 or 8"),
+          allowed="4, 6 or 8", slot="R_PLAYERS"),
     Field("team_layout", "two_teams",
           "two_teams: seat s in team s % 2; pairs: players/2 teams of two, partners opposite",
-          kind="choice", choices=("two_teams", "pairs")),
+          kind="choice", choices=("two_teams", "pairs"),
+          slot="R_PAIRS", encode=lambda v: v == "pairs"),
     Field("turn_order", "anticlockwise",
           "anticlockwise: from the dealer's right, dealer last; sheet_clockwise: from the "
           "dealer's right, then clockwise (dealer second)",
-          kind="choice", choices=("anticlockwise", "sheet_clockwise")),
-    Field("start_tables", 12, "tables each team starts the game with", lo=1, hi=1000),
+          kind="choice", choices=("anticlockwise", "sheet_clockwise"),
+          slot="R_SHEET_ORDER", encode=lambda v: v == "sheet_clockwise"),
+    Field("start_tables", 12, "tables each team starts the game with", lo=1, hi=1000,
+          slot="R_START_TABLES"),
     Field("max_deals", None, "cap on deals per game (game recorded as capped)", lo=1,
-          hi=1_000_000, none_ok=True),
-    Field("min_bid", 28, "lowest bid", lo=1, hi=56),
-    Field("max_bid", 56, "highest bid (thani, if on, is one above)", lo=1, hi=56),
+          hi=1_000_000, none_ok=True, slot="R_MAX_DEALS"),
+    Field("min_bid", 28, "lowest bid", lo=1, hi=56, slot="R_MIN_BID"),
+    Field("max_bid", 56, "highest bid (thani, if on, is one above)", lo=1, hi=56,
+          slot="R_MAX_BID"),
     Field("bid_over_double", True,
-          "a higher bid may follow a double and replaces the doubled contract", kind="bool"),
+          "a higher bid may follow a double and replaces the doubled contract", kind="bool",
+          slot="R_BID_OVER_DOUBLE"),
     Field("all_pass_bid", 28,
           "contract of the team on the dealer's right (no trumps) when everyone passes",
-          lo=1, hi=56),
+          lo=1, hi=56, slot="R_ALL_PASS_BID"),
     Field("hidden_trump", False,
-          "bid trumps are secret; revealed when a player who cannot follow asks", kind="bool"),
+          "bid trumps are secret; revealed when a player who cannot follow asks", kind="bool",
+          slot="R_HIDDEN_TRUMP"),
     Field("payout", PAYOUT_PRESETS["sheet"],
           "tables won/lost per bid band (per paying or receiving team), before doubling",
           kind="custom", parse=parse_payout,
           allowed=f"a preset ({', '.join(PAYOUT_PRESETS)}) or bands like 28-39:1/2,40-56:2/3"),
     Field("thani", False, "thani bid above max_bid: bidder alone, no trumps, every trick",
-          kind="bool"),
-    Field("thani_extra", 1, "tables added each way to the bid-56 stake for thani", lo=0, hi=100),
+          kind="bool", slot="R_THANI"),
+    Field("thani_extra", 1, "tables added each way to the bid-56 stake for thani", lo=0, hi=100,
+          slot="R_THANI_EXTRA"),
     Field("redeal_weak_hands", False,
           "redeal (same dealer) when a hand has no card points or a team has no jack",
-          kind="bool"),
+          kind="bool", slot="R_REDEAL_WEAK"),
     Field("no_trump_lead_until_broken", False,
           "trumps may not be led until a trump has been played, unless nothing else is held",
-          kind="bool"),
+          kind="bool", slot="R_NO_TRUMP_LEAD"),
 )
 
 
@@ -113,47 +120,14 @@ def check(v: dict) -> None:
         )
 
 
-RULES = RuleSet("fifty-six", FIELDS, check)
-
-# the kernel's rule vector, slot by slot (filled by to_array)
-_S = Slots()
-R_PLAYERS = _S.one("players")
-R_PAIRS = _S.one("team_layout is pairs")
-R_SHEET_ORDER = _S.one("turn_order is sheet_clockwise")
-R_START_TABLES = _S.one("start_tables")
-R_MAX_DEALS = _S.one("max_deals (0: none)")
-R_MIN_BID = _S.one("min_bid")
-R_MAX_BID = _S.one("max_bid")
-R_BID_OVER_DOUBLE = _S.one("bid_over_double")
-R_ALL_PASS_BID = _S.one("all_pass_bid")
-R_HIDDEN_TRUMP = _S.one("hidden_trump")
-R_THANI = _S.one("thani")
-R_THANI_EXTRA = _S.one("thani_extra")
-R_REDEAL_WEAK = _S.one("redeal_weak_hands")
-R_NO_TRUMP_LEAD = _S.one("no_trump_lead_until_broken")
-R_PAY_WIN = _S.block("tables won by bid 0..56 (payout)", 57)
-R_PAY_LOSE = _S.block("tables lost by bid 0..56 (payout)", 57)
-R_LEN = _S.size
-SLOTS = _S
-
-
-def to_array(v: dict) -> np.ndarray:
-    r = np.zeros(R_LEN, np.int64)
-    r[R_PLAYERS] = v["players"]
-    r[R_PAIRS] = v["team_layout"] == "pairs"
-    r[R_SHEET_ORDER] = v["turn_order"] == "sheet_clockwise"
-    r[R_START_TABLES] = v["start_tables"]
-    r[R_MAX_DEALS] = v["max_deals"] or 0
-    r[R_MIN_BID] = v["min_bid"]
-    r[R_MAX_BID] = v["max_bid"]
-    r[R_BID_OVER_DOUBLE] = v["bid_over_double"]
-    r[R_ALL_PASS_BID] = v["all_pass_bid"]
-    r[R_HIDDEN_TRUMP] = v["hidden_trump"]
-    r[R_THANI] = v["thani"]
-    r[R_THANI_EXTRA] = v["thani_extra"]
-    r[R_REDEAL_WEAK] = v["redeal_weak_hands"]
-    r[R_NO_TRUMP_LEAD] = v["no_trump_lead_until_broken"]
-    win, lose = payout_tables(v["payout"])
-    r[R_PAY_WIN:R_PAY_WIN + 57] = win
-    r[R_PAY_LOSE:R_PAY_LOSE + 57] = lose
-    return r
+RULES = RuleSet("fifty-six", FIELDS, check, blocks=(
+    Block("R_PAY_WIN", 57, lambda v: payout_tables(v["payout"])[0],
+          "tables won by bid 0..56 (payout; -1 where no band covers the bid)"),
+    Block("R_PAY_LOSE", 57, lambda v: payout_tables(v["payout"])[1],
+          "tables lost by bid 0..56 (payout)"),
+))
+# the kernel's rule vector: R_PLAYERS ... as the Fields name their slots, then the payout
+# tables (to_array fills it)
+globals().update(RULES.slots.offsets)
+R_LEN = RULES.slots.size
+to_array = RULES.to_array

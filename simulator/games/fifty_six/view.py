@@ -23,12 +23,31 @@ import numpy as np
 from numba import njit, types
 
 from cardsim.simulator.cards import RA, R10, RJ, R9, RK, RQ, R8, R7
+from cardsim.simulator.dispatchgen import DispatchSpec, Entry
+from cardsim.simulator.rules import Slots
 
 DECISION_SIG = types.int64(
     types.int8[::1], types.int64, types.int16[::1], types.int16[::1], types.int8[::1],
     types.float64[::1], types.uint64[::1],
 )
 DECISION_FN = types.FunctionType(DECISION_SIG)
+_ARGS = ("hand", "n", "public", "private", "legal", "params", "rng")
+# the kernel's dispatch (dispatch.py), written from strategies/fifty_six.py's BUILTINS by
+# python -m cardsim.simulator.dispatchgen: the three decisions, and two fast paths on the
+# kernel's hand masks (uint64, view.SLOT_OF) that answer -1 for plug-ins (ask them through the
+# decision): a call from the hand mask ``hm``, and the slot of the card to play from the hand
+# ``h`` and its legal cards ``lm`` (``played``: every card played so far; ``deck``: the
+# deal's cards, DECK_MASK_48 or DECK_MASK_64)
+DISPATCH = DispatchSpec("cardsim.strategies.fifty_six",
+                        "cardsim.simulator.games.fifty_six.dispatch", (
+    Entry("bid", _ARGS),
+    Entry("play", _ARGS),
+    Entry("reveal", _ARGS),
+    Entry("bid_mask", ("sid", "hm", "public", "priv", "legal", "params", "rng"), hook=True,
+          default="-1", inline=True),
+    Entry("play_mask", ("h", "lm", "public", "priv", "params", "played", "deck", "rng"),
+          hook=True, default="-1", inline=True),
+))
 MAX_TEAMS = 4
 MAX_SEATS = 8
 MAX_HAND = 12
@@ -47,7 +66,7 @@ FORM_NAMES = ("number_suit", "suit_number", "number_nt", "noes", "plus_suit", "p
 # calls
 PASS, DOUBLE, REDOUBLE = 0, 1, 2
 
-# decision kinds (one decision function each)
+# decision kinds (one decision function each): positions in DECISIONS and in the kernel's fns
 BID, PLAY, REVEAL = 0, 1, 2
 DECISIONS = ("bid", "play", "reveal")
 
@@ -75,66 +94,79 @@ def call_form(code):
 # legal[] for a bid decision
 L_PASS, L_DOUBLE, L_REDOUBLE, L_MIN, L_MAX, L_THANI, L_OPENING, L_LAST_TRUMP, L_LAST_VALUE = range(9)
 
-# public[] layout
-PB_SEATS = 0          # seats at the start of the game
-PB_ACTIVE_N = 1       # players in this deal
-PB_DEALER = 2
-PB_FIRST = 3          # dealer's right: first to bid and to lead
-PB_STEP = 4           # +1 or -1: turn order over seat numbers (skipping absent seats)
-PB_NTEAMS = 5
-PB_PHASE = 6          # 0 auction, 1 play, 2 scored
-PB_HIGH_VALUE = 7     # highest bid so far (0: none)
-PB_HIGH_TRUMP = 8     # its trump as seen by all (TRUMP_HIDDEN when trumps are hidden)
-PB_HIGH_FORM = 9
-PB_HIGH_BIDDER = 10   # -1: none
-PB_LEVEL = 11         # 1, 2 (doubled), 4 (redoubled)
-PB_DOUBLER = 12
-PB_PASSES = 13        # consecutive passes
-PB_NCALLS = 14
-PB_BIDDER = 15        # contract: bidder seat (-1 after all passed)
-PB_CONTRACT_TEAM = 16
-PB_BID = 17
-PB_TRUMP = 18         # contract trump as seen by all (TRUMP_HIDDEN until shown)
-PB_THANI = 19
-PB_TRICK = 20         # current trick number
-PB_TRICK_N = 21       # cards in the current trick
-PB_LEADER = 22
-PB_LED_SUIT = 23      # -1 before the lead
-PB_TRUMP_BROKEN = 24  # a card of the (known) trump suit has been played
-PB_REVEALED_BY = 25   # seat that asked for the hidden trump (-1)
-PB_DEAL_INDEX = 26
-PB_MIN_BID = 27
-PB_MAX_BID = 28
-PB_RULE_THANI = 29
-PB_RULE_HIDDEN = 30
-PB_RULE_NO_TRUMP_LEAD = 31
-PB_TEAM_OF = 32       # [8] team of each seat
-PB_ACTIVE = 40        # [8] 1 if the seat plays this deal (pairs: teams that are out leave)
-PB_HAND_N = 48        # [8] cards in each hand
-PB_TEAM_POINTS = 56   # [4] card points taken so far
-PB_TABLES = 60        # [4] tables per team at the start of the deal
-PB_TRICK_SEATS = 64   # [8] seats that played to the current trick, in order
-PB_TRICK_CARDS = 72   # [8] their cards
-PB_PLAYED = 80        # [53] copies of each card code played so far
-PB_CALLS = 136        # [2 * MAX_CALLS] (seat, call code as seen by all) per call
+# public[] layout: positions handed out in order (the record has no gaps; a strategy reads it
+# by these names only)
+_PB = Slots()
+PB_SEATS = _PB.one("PB_SEATS")              # seats at the start of the game
+PB_ACTIVE_N = _PB.one("PB_ACTIVE_N")        # players in this deal
+PB_DEALER = _PB.one("PB_DEALER")
+PB_FIRST = _PB.one("PB_FIRST")              # dealer's right: first to bid and to lead
+# +1 or -1: turn order over seat numbers (skipping absent seats)
+PB_STEP = _PB.one("PB_STEP")
+PB_NTEAMS = _PB.one("PB_NTEAMS")
+PB_PHASE = _PB.one("PB_PHASE")              # 0 auction, 1 play, 2 scored
+PB_HIGH_VALUE = _PB.one("PB_HIGH_VALUE")    # highest bid so far (0: none)
+# its trump as seen by all (TRUMP_HIDDEN when trumps are hidden)
+PB_HIGH_TRUMP = _PB.one("PB_HIGH_TRUMP")
+PB_HIGH_FORM = _PB.one("PB_HIGH_FORM")
+PB_HIGH_BIDDER = _PB.one("PB_HIGH_BIDDER")  # -1: none
+PB_LEVEL = _PB.one("PB_LEVEL")              # 1, 2 (doubled), 4 (redoubled)
+PB_DOUBLER = _PB.one("PB_DOUBLER")
+PB_PASSES = _PB.one("PB_PASSES")            # consecutive passes
+PB_NCALLS = _PB.one("PB_NCALLS")
+PB_BIDDER = _PB.one("PB_BIDDER")            # contract: bidder seat (-1 after all passed)
+PB_CONTRACT_TEAM = _PB.one("PB_CONTRACT_TEAM")
+PB_BID = _PB.one("PB_BID")
+# contract trump as seen by all (TRUMP_HIDDEN until shown)
+PB_TRUMP = _PB.one("PB_TRUMP")
+PB_THANI = _PB.one("PB_THANI")
+PB_TRICK = _PB.one("PB_TRICK")              # current trick number
+PB_TRICK_N = _PB.one("PB_TRICK_N")          # cards in the current trick
+PB_LEADER = _PB.one("PB_LEADER")
+PB_LED_SUIT = _PB.one("PB_LED_SUIT")        # -1 before the lead
+PB_TRUMP_BROKEN = _PB.one("PB_TRUMP_BROKEN")  # a card of the (known) trump suit was played
+PB_REVEALED_BY = _PB.one("PB_REVEALED_BY")  # seat that asked for the hidden trump (-1)
+PB_DEAL_INDEX = _PB.one("PB_DEAL_INDEX")
+PB_MIN_BID = _PB.one("PB_MIN_BID")
+PB_MAX_BID = _PB.one("PB_MAX_BID")
+PB_RULE_THANI = _PB.one("PB_RULE_THANI")
+PB_RULE_HIDDEN = _PB.one("PB_RULE_HIDDEN")
+PB_RULE_NO_TRUMP_LEAD = _PB.one("PB_RULE_NO_TRUMP_LEAD")
+PB_TEAM_OF = _PB.block("PB_TEAM_OF", MAX_SEATS)  # team of each seat
+# 1 if the seat plays this deal (pairs: teams that are out leave)
+PB_ACTIVE = _PB.block("PB_ACTIVE", MAX_SEATS)
+PB_HAND_N = _PB.block("PB_HAND_N", MAX_SEATS)  # cards in each hand
+PB_TEAM_POINTS = _PB.block("PB_TEAM_POINTS", MAX_TEAMS)  # card points taken so far
+PB_TABLES = _PB.block("PB_TABLES", MAX_TEAMS)  # tables per team at the start of the deal
+# seats that played to the current trick, in order, and their cards
+PB_TRICK_SEATS = _PB.block("PB_TRICK_SEATS", MAX_SEATS)
+PB_TRICK_CARDS = _PB.block("PB_TRICK_CARDS", MAX_SEATS)
+PB_PLAYED = _PB.block("PB_PLAYED", 53)  # copies of each card code played so far
 MAX_CALLS = 512
-PB_PLAYS = PB_CALLS + 2 * MAX_CALLS  # [2 * 64] (seat, card) per card played
-PB_TRICK_WINNERS = PB_PLAYS + 128    # [16]
-PB_TRICK_BEST = PB_TRICK_WINNERS + 16  # index in the current trick of the card winning so far
-PB_TRICK_PTS = PB_TRICK_BEST + 1       # card points in the current trick so far
-PB_PAY_WIN = PB_TRICK_PTS + 1          # [57] tables won by a made contract of each value
-PB_PAY_LOSE = PB_PAY_WIN + 57          # [57] tables lost by a failed one (payout rule)
-PB_SHOWN_OUT = PB_PAY_LOSE + 57       # [4] per suit, bit per seat: did not follow a lead of it
-PB_THREW = PB_SHOWN_OUT + 4            # [4] per suit, bit per seat: played it not following
-PB_LEN = PB_THREW + 4
+# (seat, call code as seen by all) per call
+PB_CALLS = _PB.block("PB_CALLS", 2 * MAX_CALLS)
+PB_PLAYS = _PB.block("PB_PLAYS", 2 * 64)  # (seat, card) per card played
+PB_TRICK_WINNERS = _PB.block("PB_TRICK_WINNERS", 16)  # seat that won each trick
+# index in the current trick of the card winning so far
+PB_TRICK_BEST = _PB.one("PB_TRICK_BEST")
+PB_TRICK_PTS = _PB.one("PB_TRICK_PTS")  # card points in the current trick so far
+# tables won by a made contract of each value, lost by a failed one (payout rule)
+PB_PAY_WIN = _PB.block("PB_PAY_WIN", 57)
+PB_PAY_LOSE = _PB.block("PB_PAY_LOSE", 57)
+# per suit, bit per seat: did not follow a lead of it; played it not following
+PB_SHOWN_OUT = _PB.block("PB_SHOWN_OUT", 4)
+PB_THREW = _PB.block("PB_THREW", 4)
+PB_LEN = _PB.size
 
 # private[] layout (one row per seat)
-PV_SEAT = 0
-PV_TEAM = 1
-PV_TRUMP = 2          # contract trump as this player knows it (TRUMP_HIDDEN if unknown)
-PV_MY_BID_TRUMP = 3   # trump of this player's latest bid (-1 none)
-PV_SITS_OUT = 4       # 1 while sitting out a partner's thani
-PV_LEN = 8
+_PV = Slots()
+PV_SEAT = _PV.one("PV_SEAT")
+PV_TEAM = _PV.one("PV_TEAM")
+# contract trump as this player knows it (TRUMP_HIDDEN if unknown)
+PV_TRUMP = _PV.one("PV_TRUMP")
+PV_MY_BID_TRUMP = _PV.one("PV_MY_BID_TRUMP")  # trump of this player's latest bid (-1 none)
+PV_SITS_OUT = _PV.one("PV_SITS_OUT")  # 1 while sitting out a partner's thani
+PV_LEN = _PV.size
 
 # 56 card values, by card code (simulator.cards): rank strength (higher wins) and points
 STRENGTH = np.zeros(53, np.int8)

@@ -3,12 +3,15 @@
 ``_play_one`` plays one game for the shared engine (simulator.engine), whose block loop runs
 it over blocks of game indices on a few threads and whose replay plays one game with the event
 log on; deal rows are int32 columns (one row per deal and team). It calls ``_play_deal`` once
-per deal through a function pointer (``fns[5]``, ``PLAY_DEAL``: compiled on its own, so
-``_play_one`` does not link in and re-optimise its code). ``_play_deal`` holds the play of a
-deal: the phases ``_deal``, ``_check_cards`` and ``_score`` (``inline="always"``, called
-exactly once) and the turn loop (draw, meld, discard) written out on local arrays. State is
-counts per card kind (view.KIND_OF) for hands, feet, melds and the pile; the stock keeps card
-codes so a replay can name every card.
+per deal through a function pointer (``fns[1][0]``, ``PLAY_DEAL``, the kernel's own pointer
+that the engine passes beside the strategies ``fns[0]``: compiled on its own, so
+``_play_one`` does not link in and re-optimise its code). Strategies are asked through the
+game's generated dispatch (``dispatch.py``: built-ins called directly by id, plug-ins through
+their pointers). ``_play_deal`` holds the play of a deal: the phases ``_deal``,
+``_check_cards`` and ``_score`` (``inline="always"``, called exactly once) and the turn loop
+(draw, meld, discard) written out on local arrays. State is counts per card kind
+(view.KIND_OF) for hands, feet, melds and the pile; the stock keeps card codes so a replay can
+name every card.
 Randomness: the shuffle (and upcard burials) of deal ``d`` come from sub-stream (g, DEAL, d),
 each seat's strategy draws from (g, SEAT, s), the first dealer from (g, SETUP, 0).
 """
@@ -23,18 +26,18 @@ from cardsim.simulator.cards import RANKS, deck as _deck
 from cardsim.simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
 from cardsim.simulator.nrt import borrow
 from cardsim.simulator.tables import emit
+from cardsim.simulator.games.hand_and_foot import dispatch as D
 from cardsim.simulator.games.hand_and_foot import outcomes as O
 from cardsim.simulator.games.hand_and_foot import rules as RU
 from cardsim.simulator.games.hand_and_foot import view as V
 from cardsim.simulator.games.hand_and_foot.view import (
-    ASK, BLACK3, B3_T, DISCARD, DRAW, GRANT, JOKER, K_A, KIND_OF, MELD, NK, OP_ADD_JOKER,
-    OP_ADD_NAT, OP_ADD_TWO, OP_B3_3, OP_B3_4, OP_START2_JOKER, OP_START3, OP_W030, OP_W300,
-    P_FOOT_N, P_FOOT_TURNS, P_HAND_N, P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N,
-    P_TEAM_OF, P_TURN, RED3, STOP, T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3,
-    T_WILD, TWO, V_EXTRA, V_IN_FOOT, V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED,
-    VALUE, WILD_T, action, points_of, rank_meld_ok, reach, reach_lower_bound, team_base,
+    BLACK3, B3_T, JOKER, K_A, KIND_OF, NK, OP_ADD_JOKER, OP_ADD_NAT, OP_ADD_TWO, OP_B3_3,
+    OP_B3_4, OP_START2_JOKER, OP_START3, OP_W030, OP_W300, P_FOOT_N, P_FOOT_TURNS, P_HAND_N,
+    P_IN_FOOT, P_PILE_N, P_PILE_TOP, P_PILE_TOP7, P_STOCK_N, P_TEAM_OF, P_TURN, RED3, STOP,
+    T_CLEAN, T_DIRTY, T_MELDED, T_MELDS, T_POINTS, T_RED3, T_WILD, TWO, V_EXTRA, V_IN_FOOT,
+    V_PARTNER, V_PERMISSION, V_PILE_TAKEN, V_REACH, V_STAGED, VALUE, WILD_T, action, points_of,
+    rank_meld_ok, reach, reach_lower_bound, team_base,
 )
-from cardsim.strategies.hand_and_foot import builtin_decision, builtin_meld_stops
 
 MAX_CARDS = 54 * 12
 FULL_DECK = np.concatenate([_deck(range(len(RANKS)), 1, 2)] * 12)  # first 54*d: d decks
@@ -99,15 +102,6 @@ def _new_state(ctx):
         borrow(o.params), borrow(o.work), borrow(o.started), borrow(o.snap), borrow(o.totals),
         borrow(o.parts))
     return o, st
-
-@njit(cache=True, inline="always")
-def _decide(kind, sids, fns, team, seat, hands, public, private, legal, params, rngs):
-    sid = sids[team]
-    if sid >= 0:
-        return builtin_decision(kind, sid, hands[seat], public, private[seat], legal,
-                                params[team], rngs[seat])
-    return fns[team](hands[seat], public, private[seat], legal, params[team], rngs[seat])
-
 
 @njit(cache=True)
 def _top7(public, pile, rules):
@@ -438,7 +432,8 @@ def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private
     legal[0] = 2
     legal[1] = 0
     legal[2] = 1
-    i = _decide(ASK, sids, ask_fns, team, seat, hands, public, private, legal, params, rngs)
+    i = D.decide_ask(sids[team], ask_fns[team], hands[seat], public, private[seat], legal,
+                     params[team], rngs[seat])
     if i < 0 or i > 1:
         return BAD_ASK, i
     p = private[seat, V_PARTNER]
@@ -447,7 +442,8 @@ def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
-        a = _decide(GRANT, sids, grant_fns, team, p, hands, public, private, legal, params, rngs)
+        a = D.decide_grant(sids[team], grant_fns[team], hands[p], public, private[p], legal,
+                           params[team], rngs[p])
         if a < 0 or a > 1:
             return BAD_GRANT, a
         answer = a
@@ -946,8 +942,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             legal[0] = 2
             legal[1] = 0
             legal[2] = 1
-            i = _decide(DRAW, sids, draw_fns, team, seat, hands, public, private, legal, params,
-                        rngs)
+            i = D.decide_draw(sids[team], draw_fns[team], hands[seat], public, private[seat],
+                              legal, params[team], rngs[seat])
             if i < 0 or i > 1:
                 return BAD_DRAW, seat, team, i
             take = i == 1
@@ -994,12 +990,12 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                             and public[P_IN_FOOT + seat] == 0)
                 if may_skip:
                     private[seat, V_REACH] = points_of(work)
-                    if builtin_meld_stops(sids[team], public, private[seat], params[team]):
+                    if D.hook_meld_stops(sids[team], public, private[seat], params[team]):
                         break
                 reach_now = reach(work, public, team)
                 private[seat, V_REACH] = reach_now
-                if may_skip and builtin_meld_stops(sids[team], public, private[seat],
-                                                   params[team]):
+                if may_skip and D.hook_meld_stops(sids[team], public, private[seat],
+                                                  params[team]):
                     break
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
@@ -1024,8 +1020,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 break
             i = 0  # a single legal action is made without asking
             if n > 1:
-                i = _decide(MELD, sids, meld_fns, team, seat, hands, public, private, legal,
-                            params, rngs)
+                i = D.decide_meld(sids[team], meld_fns[team], hands[seat], public,
+                                  private[seat], legal, params[team], rngs[seat])
             if i < 0 or i >= n:
                 return BAD_MELD, seat, team, i
             code = legal[1 + i]
@@ -1086,8 +1082,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 legal[0] = n
                 i = 0
                 if n > 1:
-                    i = _decide(DISCARD, sids, discard_fns, team, seat, hands, public, private,
-                                legal, params, rngs)
+                    i = D.decide_discard(sids[team], discard_fns[team], hands[seat], public,
+                                         private[seat], legal, params[team], rngs[seat])
                     if i < 0 or i >= n:
                         return BAD_DISCARD, seat, team, i
                 k = legal[1 + i]
@@ -1135,7 +1131,7 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     # (measured: ~3% of a random game)
     rules, sids = borrow(ctx.rules), borrow(ctx.sids)
     log, deal_cols = borrow(log), borrow(deal_cols)
-    play_deal = fns[5]
+    play_deal = fns[1][0]  # the kernel's own pointer (KERNEL's pointers)
     public = st.public
     seed_key = R.game_key(ctx.seed, game_index)
     seats = rules[RU.R_PLAYERS]
@@ -1150,7 +1146,7 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
         dealer = (dealer0 + d) % seats
         need = rules[RU.R_MIN_MELD + d]
         first = dealer if rules[RU.R_FIRST_IS_DEALER] else (dealer + 1) % seats
-        status, es, et, val = play_deal(rules, sids, fns[:5], st, seed_key, d, dealer, first,
+        status, es, et, val = play_deal(rules, sids, fns[0], st, seed_key, d, dealer, first,
                                         need, ncards, deal_cols, row, log, log_on, debug,
                                         preset)
         if status != OK:
@@ -1188,12 +1184,12 @@ DEAL_SIG = types.UniTuple(_I64, 4)(
     types.int64[::1], types.int64[::1], FNS5, STATE, uint64, _I64, _I64, _I64, _I64, _I64,
     types.int32[:, ::1], _I64, types.int32[:, ::1], types.boolean, types.boolean,
     types.int8[::1])
-# A deal is its own compiled function, called by _play_one through a function pointer (fns[5],
-# the last item of the fns tuple the adapter's prepare returns). Measured: called directly,
-# it is linked into _play_one and optimised again there (+2.5 s of cold start, no faster).
+# A deal is its own compiled function, called by _play_one through a function pointer (fns[1][0],
+# the first of the kernel's own pointers, which the engine passes beside the strategies).
+# Measured: called directly, it is linked into _play_one and optimised again there (+2.5 s of
+# cold start, no faster).
 PLAY_DEAL = njit(cache=True)(_play_deal)  # compiled by the Kernel, for DEAL_SIG
-FNS_ALL = types.Tuple((FNS, FNS, FNS, FNS, FNS, types.FunctionType(DEAL_SIG)))
 
-KERNEL = Kernel(_new_state, _play_one, CTX, FNS_ALL, np.int8, LOG_W,
+KERNEL = Kernel(_new_state, _play_one, CTX, FNS5, np.int8, LOG_W,
                 pointers=((PLAY_DEAL, DEAL_SIG),))
 assert KERNEL.state_type == STATE, KERNEL.state_type

@@ -8,7 +8,7 @@ one row per deal. ``games`` has one row per game. Score identity, per row:
 """
 import polars as pl
 
-from cardsim.simulator.tables import Column
+from cardsim.simulator.tables import Column, column_indices, team_columns
 
 END_NAMES = ("went_out", "stock_exhausted", "turn_cap")
 SOURCE_NAMES = ("never", "stock", "pile")
@@ -18,65 +18,71 @@ END_OUT, END_STOCK, END_CAP = range(3)
 SRC_NEVER, SRC_STOCK, SRC_PILE = range(3)
 
 DEAL_COLUMNS = (
-    Column("game_index", pl.Int64, "game number in the run; seeds it"),
-    Column("deal_index", pl.Int8, "deal number within the game, from 0"),
-    Column("team", pl.Int8, "team (seat s is in team s % teams; 2-3 players: each alone)"),
-    Column("players", pl.Int8, "players at the table"),
-    Column("hand_dealer", pl.Int8, "seat that dealt the hands"),
-    Column("first_seat", pl.Int8, "seat that played first"),
-    Column("turns", pl.Int16, "turns played in the deal (all players)"),
+    Column("game_index", pl.Int64, "game number in the run; seeds it", key="D_GAME"),
+    Column("deal_index", pl.Int8, "deal number within the game, from 0", key="D_DEAL"),
+    Column("team", pl.Int8, "team (seat s is in team s % teams; 2-3 players: each alone)",
+           key="D_TEAM"),
+    Column("players", pl.Int8, "players at the table", key="D_PLAYERS"),
+    Column("hand_dealer", pl.Int8, "seat that dealt the hands", key="D_DEALER"),
+    Column("first_seat", pl.Int8, "seat that played first", key="D_FIRST"),
+    Column("turns", pl.Int16, "turns played in the deal (all players)", key="D_TURNS"),
     Column("end", END_ENUM, "how the deal ended: went_out, stock_exhausted or turn_cap "
-                            "(max_turns reached)"),
-    Column("out_seat", pl.Int8, "seat that went out (null: nobody)"),
-    Column("out_turn", pl.Int16, "turn (from 1) in which a player went out (null: nobody)"),
-    Column("min_meld", pl.Int16, "minimum initial meld in this deal"),
+                            "(max_turns reached)", key="D_END"),
+    Column("out_seat", pl.Int8, "seat that went out (null: nobody)", key="D_OUT_SEAT"),
+    Column("out_turn", pl.Int16, "turn (from 1) in which a player went out (null: nobody)",
+           key="D_OUT_TURN"),
+    Column("min_meld", pl.Int16, "minimum initial meld in this deal", key="D_MIN_MELD"),
     Column("initial_meld_turn", pl.Int16, "deal turn (from 1) of the team's initial meld "
-                                          "(null: never melded)"),
+                                          "(null: never melded)", key="D_INIT_TURN"),
     Column("initial_meld_points", pl.Int16, "points counted toward the minimum in that turn "
-                                            "(null: never)"),
+                                            "(null: never)", key="D_INIT_POINTS"),
     Column("initial_meld_source", SOURCE_ENUM, "the initial meld was made after drawing from "
-                                               "the stock or taking the pile (never)"),
-    Column("pile_takes", pl.Int16, "times the team's players took the discard pile"),
-    Column("books_clean", pl.Int8, "clean books completed"),
-    Column("books_dirty", pl.Int8, "dirty books completed"),
-    Column("books_wild", pl.Int8, "wild books completed"),
-    Column("red_threes_table", pl.Int8, "red threes the team laid on the table"),
-    Column("red_threes_caught", pl.Int8, "red threes left in a hand or an unpicked foot"),
-    Column("feet_picked", pl.Int8, "players of the team who picked up their foot"),
-    Column("went_out", pl.Boolean, "a player of this team went out"),
-    Column("melded_points", pl.Int16, "card values of every card the team melded"),
-    Column("book_bonus", pl.Int16, "500 per clean, 300 per dirty, 1500 per wild book"),
-    Column("red_three_bonus", pl.Int16, "100 per red three on the table"),
-    Column("going_out_bonus", pl.Int16, "100 if the team went out"),
+                                               "the stock or taking the pile (never)",
+           key="D_INIT_SOURCE"),
+    Column("pile_takes", pl.Int16, "times the team's players took the discard pile",
+           key="D_PILE_TAKES"),
+    Column("books_clean", pl.Int8, "clean books completed", key="D_CLEAN"),
+    Column("books_dirty", pl.Int8, "dirty books completed", key="D_DIRTY"),
+    Column("books_wild", pl.Int8, "wild books completed", key="D_WILD"),
+    Column("red_threes_table", pl.Int8, "red threes the team laid on the table",
+           key="D_RED3_TABLE"),
+    Column("red_threes_caught", pl.Int8, "red threes left in a hand or an unpicked foot",
+           key="D_RED3_CAUGHT"),
+    Column("feet_picked", pl.Int8, "players of the team who picked up their foot", key="D_FEET"),
+    Column("went_out", pl.Boolean, "a player of this team went out", key="D_WENT_OUT"),
+    Column("melded_points", pl.Int16, "card values of every card the team melded", key="D_MELDED"),
+    Column("book_bonus", pl.Int16, "500 per clean, 300 per dirty, 1500 per wild book",
+           key="D_BOOK_BONUS"),
+    Column("red_three_bonus", pl.Int16, "100 per red three on the table", key="D_RED3_BONUS"),
+    Column("going_out_bonus", pl.Int16, "100 if the team went out", key="D_OUT_BONUS"),
     Column("hand_penalty", pl.Int16, "card values left in the team's hands (and feet in "
-                                     "play)"),
+                                     "play)", key="D_HAND_PEN"),
     Column("foot_penalty", pl.Int16, "card values in unpicked feet (unplayed_foot_counts; "
-                                     "red threes there excluded)"),
-    Column("red_three_penalty", pl.Int16, "100 per red three caught"),
-    Column("score", pl.Int16, "the deal's score: parts above, bonuses minus penalties"),
-    Column("cumulative", pl.Int32, "the team's game total after this deal"),
+                                     "red threes there excluded)", key="D_FOOT_PEN"),
+    Column("red_three_penalty", pl.Int16, "100 per red three caught", key="D_RED3_PEN"),
+    Column("score", pl.Int16, "the deal's score: parts above, bonuses minus penalties",
+           key="D_SCORE"),
+    Column("cumulative", pl.Int32, "the team's game total after this deal", key="D_CUMULATIVE"),
 )
-(D_GAME, D_DEAL, D_TEAM, D_PLAYERS, D_DEALER, D_FIRST, D_TURNS, D_END, D_OUT_SEAT, D_OUT_TURN,
- D_MIN_MELD, D_INIT_TURN, D_INIT_POINTS, D_INIT_SOURCE, D_PILE_TAKES, D_CLEAN, D_DIRTY, D_WILD,
- D_RED3_TABLE, D_RED3_CAUGHT, D_FEET, D_WENT_OUT, D_MELDED, D_BOOK_BONUS, D_RED3_BONUS,
- D_OUT_BONUS, D_HAND_PEN, D_FOOT_PEN, D_RED3_PEN, D_SCORE, D_CUMULATIVE) = range(31)
-D_NCOLS = len(DEAL_COLUMNS)
+# the kernel's row indices, D_GAME ... and G_GAME ..., as the columns' keys name them
+globals().update(column_indices(DEAL_COLUMNS, "D_NCOLS"))
 
 GAME_COLUMNS = (
-    Column("game_index", pl.Int64, "game number in the run; seeds it"),
-    Column("deals", pl.Int8, "deals played"),
-    Column("players", pl.Int8, "players at the table"),
-    Column("teams", pl.Int8, "teams"),
-    Column("first_dealer", pl.Int8, "seat that dealt the hands of deal 0"),
-    Column("winner_team", pl.Int8, "team with the highest total (null on a tie)"),
-    Column("capped_deals", pl.Int8, "deals that ended at the turn cap"),
-    Column("total_team0", pl.Int32, "game total of team 0"),
-    Column("total_team1", pl.Int32, "game total of team 1"),
-    Column("total_team2", pl.Int32, "game total of team 2 (null: no such team)"),
+    Column("game_index", pl.Int64, "game number in the run; seeds it", key="G_GAME"),
+    Column("deals", pl.Int8, "deals played", key="G_DEALS"),
+    Column("players", pl.Int8, "players at the table", key="G_PLAYERS"),
+    Column("teams", pl.Int8, "teams", key="G_NTEAMS"),
+    Column("first_dealer", pl.Int8, "seat that dealt the hands of deal 0", key="G_DEALER"),
+    Column("winner_team", pl.Int8, "team with the highest total (null on a tie)", key="G_WINNER"),
+    Column("capped_deals", pl.Int8, "deals that ended at the turn cap", key="G_CAPPED"),
+    Column("total_team0", pl.Int32, "game total of team 0", key="G_TOTAL0"),
+    Column("total_team1", pl.Int32, "game total of team 1", key="G_TOTAL1"),
+    Column("total_team2", pl.Int32, "game total of team 2 (null: no such team)",
+           key="G_TOTAL2"),
 )
-(G_GAME, G_DEALS, G_PLAYERS, G_NTEAMS, G_DEALER, G_WINNER, G_CAPPED, G_TOTAL0, G_TOTAL1,
- G_TOTAL2) = range(10)
-G_NCOLS = len(GAME_COLUMNS)
+globals().update(column_indices(GAME_COLUMNS, "G_NCOLS"))
+# the kernel writes team t's total at G_TOTAL0 + t
+team_columns(GAME_COLUMNS, "total_team0", 3)
 
 DEAL_NULL_IF_NEGATIVE = ("out_seat", "out_turn", "initial_meld_turn", "initial_meld_points")
 GAME_NULL_IF_NEGATIVE = ("winner_team",)

@@ -1,11 +1,10 @@
 """Hand and Foot: every rule option as a typed, validated field (docs/rules/hand_and_foot.md).
 
-``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*).
+``to_array`` packs resolved rules into the int64 vector the kernel reads (indices R_*, each
+named by its Field's ``slot`` or a Block).
 """
-import numpy as np
-
 from cardsim.simulator.errors import UsageError
-from cardsim.simulator.rules import Field, RuleSet, Slots
+from cardsim.simulator.rules import Block, Field, RuleSet
 
 MAX_DEALS = 16
 BOOK_KINDS = ("clean", "dirty", "wild")
@@ -74,11 +73,12 @@ def parse_books(raw) -> dict:
 FIELDS = (
     Field("players", 4, "players: 4 = two partnerships (partners opposite), 6 = three "
           "partnerships (seats s and s+3), 2 or 3 = each for themselves", kind="custom",
-          parse=parse_players, allowed="2, 3, 4 or 6"),
-    Field("decks", 5, "54-card decks (52 + 2 jokers) shuffled together", lo=1, hi=12),
-    Field("hand_size", 13, "cards in each hand", lo=1, hi=30),
-    Field("foot_size", 13, "cards in each foot", lo=2, hi=30),
-    Field("deals", 4, "deals in a game", lo=1, hi=MAX_DEALS),
+          parse=parse_players, allowed="2, 3, 4 or 6", slot="R_PLAYERS"),
+    Field("decks", 5, "54-card decks (52 + 2 jokers) shuffled together", lo=1, hi=12,
+          slot="R_DECKS"),
+    Field("hand_size", 13, "cards in each hand", lo=1, hi=30, slot="R_HAND"),
+    Field("foot_size", 13, "cards in each foot", lo=2, hi=30, slot="R_FOOT"),
+    Field("deals", 4, "deals in a game", lo=1, hi=MAX_DEALS, slot="R_DEALS"),
     Field("min_meld", [50, 90, 120, 150],
           "minimum points of a partnership's first melding turn, one value per deal",
           kind="custom", parse=parse_min_meld,
@@ -86,31 +86,45 @@ FIELDS = (
     Field("upcard_buried", "threes_and_jokers",
           "which first upcards are buried back in the stock: threes_and_jokers (the sheet) or "
           "threes_and_wilds (2s too)", kind="choice",
-          choices=("threes_and_jokers", "threes_and_wilds")),
+          choices=("threes_and_jokers", "threes_and_wilds"), slot="R_BURY_TWOS",
+          encode=lambda v: v == "threes_and_wilds"),
     Field("first_player", "left_of_hand_dealer",
           "who plays first: left_of_hand_dealer or hand_dealer", kind="choice",
-          choices=("left_of_hand_dealer", "hand_dealer")),
-    Field("draw_count", 2, "cards drawn from the stock", lo=1, hi=10),
+          choices=("left_of_hand_dealer", "hand_dealer"), slot="R_FIRST_IS_DEALER",
+          encode=lambda v: v == "hand_dealer"),
+    Field("draw_count", 2, "cards drawn from the stock", lo=1, hi=10, slot="R_DRAW"),
     Field("one_meld_action_per_turn", False,
           "a turn either starts melds or adds to melds that existed before it, not both",
-          kind="bool"),
+          kind="bool", slot="R_ONE_ACTION"),
     Field("pile_take", 7, "cards taken from the discard pile (top N, or all)", kind="custom",
-          parse=parse_pile_take, allowed="an integer 1..270 or all"),
+          parse=parse_pile_take, allowed="an integer 1..270 or all", slot="R_PILE_TAKE",
+          encode=lambda v: 0 if v == "all" else v),  # the kernel reads 0 as all
     Field("pickup_wild_top", False,
           "the pile may be taken when its top card is a wild (with two wilds from hand)",
-          kind="bool"),
+          kind="bool", slot="R_WILD_TOP"),
     Field("black_threes_meld_going_out", False,
-          "3 or 4 black threes may be melded in the turn the player goes out", kind="bool"),
+          "3 or 4 black threes may be melded in the turn the player goes out", kind="bool",
+          slot="R_BLACK3_OUT"),
     Field("go_out_without_discard", False, "a player may also go out by melding every card",
-          kind="bool"),
+          kind="bool", slot="R_OUT_NO_DISCARD"),
     Field("books_to_go_out", {"clean": 2, "dirty": 2, "wild": 1},
           "books a partnership needs before one of its players may go out", kind="custom",
           parse=parse_books, allowed="clean=N,dirty=N,wild=N with N in 0..20"),
     Field("unplayed_foot_counts", True,
           "cards in a foot never picked up count against the team (red threes there always "
-          "cost 100)", kind="bool"),
+          "cost 100)", kind="bool", slot="R_FOOT_COUNTS"),
     Field("max_turns", 2000, "turn cap per deal: a deal still running after this many turns "
-          "ends and is recorded as capped", lo=1, hi=100000),
+          "ends and is recorded as capped", lo=1, hi=100000, slot="R_MAX_TURNS"),
+)
+# the kernel slots no single Field fills: the books to go out by kind, the minimum per deal
+# (0 past the game's deals)
+BLOCKS = (
+    Block("R_NEED_CLEAN", 1, lambda v: [v["books_to_go_out"]["clean"]], "books_to_go_out clean"),
+    Block("R_NEED_DIRTY", 1, lambda v: [v["books_to_go_out"]["dirty"]], "books_to_go_out dirty"),
+    Block("R_NEED_WILD", 1, lambda v: [v["books_to_go_out"]["wild"]], "books_to_go_out wild"),
+    Block("R_MIN_MELD", MAX_DEALS,
+          lambda v: (list(v["min_meld"][:v["deals"]]) + [0] * MAX_DEALS)[:MAX_DEALS],
+          "min_meld per deal"),
 )
 
 
@@ -126,56 +140,12 @@ def check(v: dict) -> None:
                          f"{v['foot_size']} plus an upcard (need {need})")
 
 
-RULES = RuleSet("hand-and-foot", FIELDS, check)
-
-# the kernel's rule vector (to_array), its positions handed out by name
-_S = Slots()
-R_PLAYERS = _S.one("players")
-R_DECKS = _S.one("decks")
-R_HAND = _S.one("hand_size")
-R_FOOT = _S.one("foot_size")
-R_DEALS = _S.one("deals")
-R_BURY_TWOS = _S.one("upcard_buried is threes_and_wilds")
-R_FIRST_IS_DEALER = _S.one("first_player is hand_dealer")
-R_DRAW = _S.one("draw_count")
-R_ONE_ACTION = _S.one("one_meld_action_per_turn")
-R_PILE_TAKE = _S.one("pile_take (0: all)")
-R_WILD_TOP = _S.one("pickup_wild_top")
-R_BLACK3_OUT = _S.one("black_threes_meld_going_out")
-R_OUT_NO_DISCARD = _S.one("go_out_without_discard")
-R_NEED_CLEAN = _S.one("books_to_go_out clean")
-R_NEED_DIRTY = _S.one("books_to_go_out dirty")
-R_NEED_WILD = _S.one("books_to_go_out wild")
-R_FOOT_COUNTS = _S.one("unplayed_foot_counts")
-R_MAX_TURNS = _S.one("max_turns")
-R_MIN_MELD = _S.block("min_meld per deal", MAX_DEALS)
-R_LEN = _S.size
+RULES = RuleSet("hand-and-foot", FIELDS, check, blocks=BLOCKS)
+# the kernel's rule vector: R_PLAYERS ... as the Fields and BLOCKS name their slots
+globals().update(RULES.slots.offsets)
+R_LEN = RULES.slots.size
+to_array = RULES.to_array
 
 
 def n_teams(players: int) -> int:
     return players // 2 if players in (4, 6) else players
-
-
-def to_array(v: dict) -> np.ndarray:
-    r = np.zeros(R_LEN, np.int64)
-    r[R_PLAYERS] = v["players"]
-    r[R_DECKS] = v["decks"]
-    r[R_HAND] = v["hand_size"]
-    r[R_FOOT] = v["foot_size"]
-    r[R_DEALS] = v["deals"]
-    r[R_BURY_TWOS] = v["upcard_buried"] == "threes_and_wilds"
-    r[R_FIRST_IS_DEALER] = v["first_player"] == "hand_dealer"
-    r[R_DRAW] = v["draw_count"]
-    r[R_ONE_ACTION] = v["one_meld_action_per_turn"]
-    r[R_PILE_TAKE] = 0 if v["pile_take"] == "all" else v["pile_take"]
-    r[R_WILD_TOP] = v["pickup_wild_top"]
-    r[R_BLACK3_OUT] = v["black_threes_meld_going_out"]
-    r[R_OUT_NO_DISCARD] = v["go_out_without_discard"]
-    r[R_NEED_CLEAN] = v["books_to_go_out"]["clean"]
-    r[R_NEED_DIRTY] = v["books_to_go_out"]["dirty"]
-    r[R_NEED_WILD] = v["books_to_go_out"]["wild"]
-    r[R_FOOT_COUNTS] = v["unplayed_foot_counts"]
-    r[R_MAX_TURNS] = v["max_turns"]
-    for d in range(v["deals"]):
-        r[R_MIN_MELD + d] = v["min_meld"][d]
-    return r

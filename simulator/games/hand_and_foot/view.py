@@ -26,6 +26,8 @@ order never reach a strategy.
 import numpy as np
 from numba import njit, types
 
+from cardsim.simulator.rules import Slots
+
 DECISION_SIG = types.int64(
     types.int16[::1], types.int32[::1], types.int32[::1], types.int16[::1],
     types.float64[::1], types.uint64[::1],
@@ -61,31 +63,56 @@ LEGAL_LEN = 128
 # decision outcome codes
 TAKE_STOCK, TAKE_PILE = 0, 1
 
-# public[] layout
-P_PLAYERS, P_NTEAMS, P_DEAL, P_TURN, P_MIN_MELD, P_STOCK_N, P_PILE_N, P_PILE_TOP = range(8)
-P_SEAT = 8             # seat to act
-P_DRAW_COUNT = 9
-P_NEED_CLEAN, P_NEED_DIRTY, P_NEED_WILD = 10, 11, 12
-P_PILE_TOP7 = 16       # [NK] kinds among the top cards a pile take would give
-P_HAND_N = 32          # [6] cards each player holds (hand, or foot once picked up)
-P_FOOT_N = 38          # [6] cards in each foot not yet picked up (0 once picked up)
-P_IN_FOOT = 44         # [6]
-P_FOOT_TURNS = 50      # [6] turns each player has finished playing from the foot
-P_TEAM_OF = 56         # [6]
-P_TEAMS = 64           # [3] team blocks of TEAM_W
-T_MELDED, T_CLEAN, T_DIRTY, T_WILD, T_RED3, T_POINTS = range(6)
-T_MELDS = 8            # [12 targets x 3]: naturals, twos, jokers of the unfinished meld
-TEAM_W = 48
-P_LEN = P_TEAMS + MAX_TEAMS * TEAM_W
+# public[] layout (int32): the table
+_P = Slots()
+P_PLAYERS = _P.one("P_PLAYERS")
+P_NTEAMS = _P.one("P_NTEAMS")
+P_DEAL = _P.one("P_DEAL")            # deal number, from 0
+P_TURN = _P.one("P_TURN")            # turn of the deal, from 1
+P_MIN_MELD = _P.one("P_MIN_MELD")    # the deal's minimum initial meld
+P_STOCK_N = _P.one("P_STOCK_N")
+P_PILE_N = _P.one("P_PILE_N")
+P_PILE_TOP = _P.one("P_PILE_TOP")    # kind of the pile's top card (-1: empty pile)
+P_SEAT = _P.one("P_SEAT")            # seat to act
+P_DRAW_COUNT = _P.one("P_DRAW_COUNT")
+P_NEED_CLEAN = _P.one("P_NEED_CLEAN")  # books a team needs to go out, by kind
+P_NEED_DIRTY = _P.one("P_NEED_DIRTY")
+P_NEED_WILD = _P.one("P_NEED_WILD")
+P_PILE_TOP7 = _P.block("P_PILE_TOP7", NK)        # kinds among the top cards a take would give
+P_HAND_N = _P.block("P_HAND_N", MAX_SEATS)       # cards each player holds (hand, or foot)
+P_FOOT_N = _P.block("P_FOOT_N", MAX_SEATS)       # cards in each foot not yet picked up
+P_IN_FOOT = _P.block("P_IN_FOOT", MAX_SEATS)     # 1 once the player picked up the foot
+P_FOOT_TURNS = _P.block("P_FOOT_TURNS", MAX_SEATS)  # turns finished playing from the foot
+P_TEAM_OF = _P.block("P_TEAM_OF", MAX_SEATS)     # each seat's team (-1: no such seat)
+# a team's block (TEAM_W ints from team_base(team))
+_T = Slots()
+T_MELDED = _T.one("T_MELDED")  # 1 once the team made its initial meld
+T_CLEAN = _T.one("T_CLEAN")    # books closed: clean, dirty, wild (in this order: _apply)
+T_DIRTY = _T.one("T_DIRTY")
+T_WILD = _T.one("T_WILD")
+T_RED3 = _T.one("T_RED3")      # red threes laid out
+T_POINTS = _T.one("T_POINTS")  # card values melded
+# per meld target: naturals, twos and jokers of the team's unfinished meld
+T_MELDS = _T.block("T_MELDS", 3 * N_TARGETS)
+TEAM_W = _T.size
+P_TEAMS = _P.block("P_TEAMS", MAX_TEAMS * TEAM_W)  # the teams' blocks, team_base(t) on
+P_LEN = _P.size
+assert T_DIRTY == T_CLEAN + 1 and T_WILD == T_CLEAN + 2  # _apply: T_CLEAN + book kind
 
-# private[] layout (one row per seat)
-V_SEAT, V_TEAM, V_PARTNER, V_IN_FOOT = 0, 1, 2, 3
-V_REACH = 4       # most points its counting cards can still add this turn (-1: team has melded)
-V_STAGED = 5      # counting points melded this turn (toward the minimum)
-V_PILE_TAKEN = 6  # took the pile this turn
-V_PERMISSION = 7  # -1 not asked, 0 refused, 1 granted (this turn)
-V_EXTRA = 16      # [NK] cards from the pile held, which do not count toward the minimum
-V_LEN = 32
+# private[] layout (int32, one row per seat): what only the player knows
+_V = Slots()
+V_SEAT = _V.one("V_SEAT")
+V_TEAM = _V.one("V_TEAM")
+V_PARTNER = _V.one("V_PARTNER")        # -1: plays alone
+V_IN_FOOT = _V.one("V_IN_FOOT")
+# most points its counting cards can still add this turn (-1: the team has melded)
+V_REACH = _V.one("V_REACH")
+V_STAGED = _V.one("V_STAGED")  # counting points melded this turn (toward the minimum)
+V_PILE_TAKEN = _V.one("V_PILE_TAKEN")  # took the pile this turn
+V_PERMISSION = _V.one("V_PERMISSION")  # -1 not asked, 0 refused, 1 granted (this turn)
+# per kind: cards from the pile held, which do not count toward the minimum
+V_EXTRA = _V.block("V_EXTRA", NK)
+V_LEN = _V.size
 
 
 @njit(cache=True, inline="always")
