@@ -29,8 +29,14 @@ def borrow(a):
     return carray(_data_pointer(a), a.shape)
 
 
-@njit(cache=True)
-def keep_alive(owners):
+@intrinsic
+def keep_alive(typingctx, owners):
     """A use of ``owners`` (an array or tuple of arrays) placed after the last use of their
-    views, so that they are not freed earlier."""
-    return len(owners)
+    views, so that they are not freed earlier. An intrinsic, not a cached function: compiled
+    for each game's State type, a cached function's index in the shared engine cache named
+    every game's State, and a process that could not import one of those games (a plug-in
+    game, the test suite's toy game) failed to load it."""
+    def codegen(context, builder, signature, args):
+        return context.get_constant(types.intp, 0)
+
+    return types.intp(owners), codegen
