@@ -24,6 +24,10 @@ from cardsim.simulator import track as T
 from cardsim.simulator.errors import StrategyError, UsageError
 
 
+class TapeError(ValueError):
+    """A position's decisions are not legal on its cards (a resampled or hand-made one)."""
+
+
 @dataclass
 class Position:
     game: str  # the game's name
@@ -81,6 +85,9 @@ def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=
             rows *= 8
         else:
             break
+    if status == T.BAD_TAPE:
+        raise TapeError(f"{game.name}: decision {int(trk_o[T.T_N])} of the position is not "
+                        "legal on its cards")
     if status not in (engine.OK, T.STOPPED):
         msg = game.describe_error(int(status), game_index, int(err[0]), int(err[1]),
                                   int(err[2]), described)

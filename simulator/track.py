@@ -37,7 +37,9 @@ T_KIND = _T.one("T_KIND")  # the decision kind it stopped at (the game's decisio
 T_HEAD = _T.size  # the game's deal header starts here
 
 STOPPED = 1000  # the status of a game that stopped at T_STOP (not an error)
+BAD_TAPE = 1001  # a tape's answer is not legal where the kernel met it
 NOT_FORCED = -(1 << 40)  # at_decision: no answer on the tape; ask the strategy
+HALT = NOT_FORCED - 1  # at_decision: the game stops here (the kernel returns STOPPED)
 
 
 @njit(cache=True)
@@ -52,7 +54,7 @@ def track_arrays(header, tape_cap, stream_rows):
 @njit(cache=True, inline="always")
 def at_decision(trk, tape, rngs, stash, seat, kind):
     """Called at a decision before the strategy is asked, when ``trk[T_ON]``. Returns the
-    answer the tape forces, STOPPED when the game stops here (the streams are saved into the
+    answer the tape forces, HALT when the game stops here (the streams are saved into the
     stash, the seat and kind into trk), or NOT_FORCED: ask the strategy, then call
     ``answered``."""
     n = trk[T_N]
@@ -70,7 +72,7 @@ def at_decision(trk, tape, rngs, stash, seat, kind):
         trk[T_STOPPED] = 1
         trk[T_SEAT] = seat
         trk[T_KIND] = kind
-        return np.int64(STOPPED)
+        return np.int64(HALT)
     return np.int64(NOT_FORCED)
 
 

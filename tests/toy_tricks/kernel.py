@@ -129,7 +129,7 @@ def _deal(fns, sids, st, rules, key, d, dealer, r, err, log, log_on, debug, pres
             forced = T.NOT_FORCED
             if trk[T.T_ON] == 1:
                 forced = T.at_decision(trk, st.tape, st.rngs, st.stash, s, 0)
-                if forced == T.STOPPED:
+                if forced == T.HALT:
                     return T.STOPPED
             if forced == T.NOT_FORCED:
                 pick = D.decide_play(sids[tm], fns[0][0][tm], st.hands[s], n, pub,

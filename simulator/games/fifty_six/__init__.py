@@ -24,6 +24,7 @@ class FiftySix(GameAdapter):
     dispatch_spec = "cardsim.simulator.games.fifty_six.view:DISPATCH"
     outcomes_module = "cardsim.simulator.games.fifty_six.outcomes"
     analysis_module = "cardsim.simulator.games.fifty_six.analysis"
+    position_module = "cardsim.simulator.games.fifty_six.position"
     analyze_commands = {"bid-success": "cardsim.simulator.games.fifty_six.cli:bid_success_cmd"}
     rules_doc = "docs/rules/fifty_six.md"
     decision_errors = {"BAD_BID": "bid", "BAD_PLAY": "play", "BAD_REVEAL": "reveal"}

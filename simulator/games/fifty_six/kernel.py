@@ -17,11 +17,13 @@ import numpy as np
 from numba import njit, types, uint64
 
 from cardsim.simulator import rng as R
+from cardsim.simulator import track as T
 from cardsim.simulator.bits import ctz
 from cardsim.simulator.engine import (
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
 )
 from cardsim.simulator.nrt import borrow
+from cardsim.simulator.rules import Slots
 from cardsim.simulator.tables import emit as _emit
 from cardsim.simulator.games.fifty_six import dispatch as D
 from cardsim.simulator.games.fifty_six import outcomes as O
@@ -78,7 +80,21 @@ State = namedtuple("State", (
     "slots",    # slot of each position of a hand handed to a strategy
     "pos_of",   # a seat's place in ``order``
     "smap",     # strategy slot playing for each team (duplicate seating)
+    "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
+    "tape",     # int32: the tracked deal's decisions (a call code, a card code, 0/1 reveal)
+    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
+
+# the deal header, after simulator.track's flags: what a resumed game starts its deal from
+_H = Slots()
+H_DEALER = T.T_HEAD + _H.one("H_DEALER")
+H_TABLES = T.T_HEAD + _H.block("H_TABLES", V.MAX_TEAMS)  # each team's tables before the deal
+H_ACTIVE = T.T_HEAD + _H.block("H_ACTIVE", V.MAX_SEATS)  # seats still playing (pairs)
+H_REDEALS = T.T_HEAD + _H.one("H_REDEALS")  # weak hands redealt before this deal
+H_DECK = T.T_HEAD + _H.block("H_DECK", 64)  # the deal's cards, in dealing order
+HEADER = _H.size
+TAPE_CAP = 2 * V.MAX_CALLS  # calls, plays (every play, one legal card or not) and a reveal
+STREAM_ROWS = V.MAX_SEATS + 1  # the rngs rows a stop saves
 
 
 def _new_state(ctx):
@@ -95,12 +111,12 @@ def _new_state(ctx):
         np.zeros(V.MAX_SEATS, np.int64), np.zeros(V.MAX_TEAMS, np.int64),
         ctx.params.copy(), np.zeros(V.MAX_SEATS, np.uint64),
         np.zeros(16, np.int64), np.zeros(V.MAX_SEATS, np.int64),
-        np.zeros(V.MAX_TEAMS, np.int64))
+        np.zeros(V.MAX_TEAMS, np.int64), *T.track_arrays(HEADER, TAPE_CAP, STREAM_ROWS))
     st = State(
         borrow(o.hands), borrow(o.hand_n), borrow(o.deck), borrow(o.public),
         borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.feats), borrow(o.order),
         borrow(o.tables), borrow(o.params), borrow(o.hmask), borrow(o.slots),
-        borrow(o.pos_of), borrow(o.smap))
+        borrow(o.pos_of), borrow(o.smap), borrow(o.trk), borrow(o.tape), borrow(o.stash))
     return o, st
 
 
@@ -229,18 +245,22 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
 
     dr = rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
-    redeals = 0
+    trk = st.trk
+    tracked = T.deal_starts(trk, d)
+    from_header = tracked and trk[T.T_RESUME] == 1  # a position's cards, as they were dealt
+    redeals = trk[H_REDEALS] if from_header else 0
     while True:
         for i in range(ncards):
-            deck[i] = template[i]
-        R.shuffle_or_preset(deck, ncards, preset, d == 0 and redeals == 0, dr)
+            deck[i] = trk[H_DECK + i] if from_header else template[i]
+        if not from_header:
+            R.shuffle_or_preset(deck, ncards, preset, d == 0 and redeals == 0, dr)
         for k in range(n_act):
             s = order[k]
             for i in range(hsize):
                 hands[s, i] = deck[k * hsize + i]
             hand_n[s] = hsize
             _features(hands, hand_n, s, feats)
-        if (rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000
+        if (from_header or rules[RU.R_REDEAL_WEAK] == 0 or redeals >= 10000
                 or not _weak(public, feats, nteams)):
             break
         if log_on:
@@ -248,6 +268,15 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
             for k in range(n_act):
                 _emit_hand(log, order[k], hands[order[k]], hand_n[order[k]])
         redeals += 1
+    if tracked and not from_header:  # the header a resumed game starts this deal from
+        trk[H_DEALER] = dealer
+        trk[H_REDEALS] = redeals
+        for tm in range(V.MAX_TEAMS):
+            trk[H_TABLES + tm] = tables[tm]
+        for s in range(V.MAX_SEATS):
+            trk[H_ACTIVE + s] = public[V.PB_ACTIVE + s]
+        for i in range(64):
+            trk[H_DECK + i] = deck[i] if i < ncards else -1
 
     _reset_public(public, private, tables, hand_n, n_act, dealer, first, step, d)
     if log_on:
@@ -324,6 +353,7 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
     params = st.params
     hmask = st.hmask
     smap = st.smap
+    trk = st.trk
     hidden = rules[RU.R_HIDDEN_TRUMP] == 1
     min_bid = rules[RU.R_MIN_BID]
     max_bid = rules[RU.R_MAX_BID]
@@ -365,12 +395,24 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         # the decision interface; the rows passed are unowned views (see simulator.nrt)
         sl = smap[team]
         sid = sids[sl]
-        raw = D.hook_bid_mask(sid, hmask[seat], public, private[seat], legal, params[sl],
-                              rngs[seat])
-        if raw < 0:
-            raw = D.decide_bid(sid, bid_fns[sl], hands[seat], hand_n[seat], public,
-                               private[seat], legal, params[sl], rngs[seat])
+        forced = T.NOT_FORCED
+        if trk[T.T_ON] == 1:
+            forced = T.at_decision(trk, st.tape, rngs, st.stash, seat, V.BID)
+            if forced == T.HALT:
+                return T.STOPPED, 0, -1, -1, -1, 1, 0, 0, -1, 0
+        if forced != T.NOT_FORCED:
+            raw = forced
+        else:
+            raw = D.hook_bid_mask(sid, hmask[seat], public, private[seat], legal, params[sl],
+                                  rngs[seat])
+            if raw < 0:
+                raw = D.decide_bid(sid, bid_fns[sl], hands[seat], hand_n[seat], public,
+                                   private[seat], legal, params[sl], rngs[seat])
         call = V.bid_is_valid(raw, legal, high_t)
+        if forced != T.NOT_FORCED and call != raw:  # not the call the tape says
+            return T.BAD_TAPE, 0, -1, -1, -1, 1, 0, 0, -1, 0
+        if trk[T.T_ON] == 1:
+            T.answered(trk, st.tape, call)
         if call < 0:
             row_out[0] = seat
             row_out[1] = team
@@ -468,8 +510,22 @@ def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out
     (status, asked); when asked, the trump is made public."""
     _to_arrays(st.hands, st.hand_n, st.legal, st.slots, seat, h, h)
     sl = st.smap[team]
-    ask = D.decide_reveal(sids[sl], reveal_fns[sl], st.hands[seat], st.hand_n[seat], st.public,
-                          st.private[seat], st.legal, st.params[sl], st.rngs[seat])
+    forced = T.NOT_FORCED
+    trk = st.trk
+    if trk[T.T_ON] == 1:
+        forced = T.at_decision(trk, st.tape, st.rngs, st.stash, seat, V.REVEAL)
+        if forced == T.HALT:
+            return T.STOPPED, False
+    if forced != T.NOT_FORCED:
+        if forced != 0 and forced != 1:
+            return T.BAD_TAPE, False
+        ask = forced
+    else:
+        ask = D.decide_reveal(sids[sl], reveal_fns[sl], st.hands[seat], st.hand_n[seat],
+                              st.public, st.private[seat], st.legal, st.params[sl],
+                              st.rngs[seat])
+    if trk[T.T_ON] == 1 and (ask == 0 or ask == 1):
+        T.answered(trk, st.tape, ask)
     if ask != 0 and ask != 1:
         row_out[0] = seat
         row_out[1] = team
@@ -504,6 +560,7 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
     slots = st.slots
     pos_of = st.pos_of
     smap = st.smap
+    trk = st.trk
     hsize = ncards // n_act
     leader_pos = 0
     while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
@@ -560,7 +617,20 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
                                                    public[V.PB_LED_SUIT])
                             public[V.PB_TRICK_BEST] = best_j
             # the card: written here, not in a helper (see auction on reference counts)
-            if (lm & (lm - ONE)) == ZERO:
+            forced = T.NOT_FORCED
+            if trk[T.T_ON] == 1:  # every play is a tracked decision, a forced one too
+                forced = T.at_decision(trk, st.tape, rngs, st.stash, seat, V.PLAY)
+                if forced == T.HALT:
+                    return T.STOPPED, 0, -1
+            if forced != T.NOT_FORCED:  # the tape's card, either copy of it
+                if forced < 0 or forced >= 52:
+                    return T.BAD_TAPE, 0, -1
+                slot = SLOT_OF[forced]
+                if (lm >> uint64(slot)) & ONE == ZERO:
+                    slot += 1
+                    if (lm >> uint64(slot)) & ONE == ZERO:
+                        return T.BAD_TAPE, 0, -1
+            elif (lm & (lm - ONE)) == ZERO:
                 slot = np.int64(ctz(lm))  # one legal card: played without asking
             else:
                 sl = smap[team]
@@ -580,6 +650,8 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
             h &= ~(ONE << uint64(slot))
             hmask[seat] = h
             card = SLOT_CODE[slot]
+            if trk[T.T_ON] == 1:
+                T.answered(trk, st.tape, card)
             public[V.PB_HAND_N + seat] -= 1
             public[V.PB_TRICK_SEATS + ntr] = seat
             public[V.PB_TRICK_CARDS + ntr] = card
@@ -896,11 +968,20 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     tables = st.tables
     deal_fn = fns[1][0]  # play_deal, the kernel's own pointer (see KERNEL)
     d = 0
+    if T.resuming(st.trk):  # from a position: its deal, dealer, tables and seats
+        trk = st.trk
+        d = trk[T.T_DEAL]
+        dealer = trk[H_DEALER]
+        for tm in range(V.MAX_TEAMS):
+            tables[tm] = trk[H_TABLES + tm]
+        for s in range(V.MAX_SEATS):
+            st.public[V.PB_ACTIVE + s] = trk[H_ACTIVE + s]
+    d0 = d
     capped = 0
     while True:
-        if row + d >= row_end:
-            return ROWS_FULL, d
-        r = deal_cols[:, row + d]
+        if row + d - d0 >= row_end:
+            return ROWS_FULL, d - d0
+        r = deal_cols[:, row + d - d0]
         r[O.D_GAME] = 0
         status = deal_fn(seed_key, d, dealer, rules, sids, fns[0][V.BID], fns[0][V.PLAY],
                          fns[0][V.REVEAL], st, r, log, log_on, debug, preset)
@@ -908,9 +989,9 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
             if status >= BAD:
                 for j in range(3):
                     err[j] = r[j]
-            return status, d
+            return status, d - d0
         if log_on and log[0, 1] != 0:
-            return LOG_FULL, d
+            return LOG_FULL, d - d0
         d += 1
         if deals_mode:
             break
@@ -930,8 +1011,8 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
             break
         dealer = _next_seat(dealer, 1, seats, st.public)
     if not _end_game(st, d, capped, rot, game_row, rules, debug, log, log_on):
-        return INVARIANT, d
-    return OK, d
+        return INVARIANT, d - d0
+    return OK, d - d0
 
 
 KERNEL = Kernel(_new_state, _play_one, CTX, FNS3, np.int8, LOG_W,
