@@ -45,6 +45,7 @@ class HandAndFoot(GameAdapter):
     dispatch_spec = "cardsim.simulator.games.hand_and_foot:DISPATCH"
     outcomes_module = "cardsim.simulator.games.hand_and_foot.outcomes"
     analysis_module = "cardsim.simulator.games.hand_and_foot.analysis"
+    position_module = "cardsim.simulator.games.hand_and_foot.position"
     analyze_commands = {"min-meld": "cardsim.simulator.games.hand_and_foot.cli:min_meld_cmd"}
     rules_doc = "docs/rules/hand_and_foot.md"
     sweep_report = "cardsim.simulator.games.hand_and_foot.cli:sweep_report"

@@ -22,9 +22,11 @@ from numba import njit, types, uint64
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from cardsim.simulator import rng as R
+from cardsim.simulator import track as T
 from cardsim.simulator.cards import RANKS, deck as _deck
 from cardsim.simulator.engine import BAD, INVARIANT, LOG_FULL, OK, ROWS_FULL, Kernel
 from cardsim.simulator.nrt import borrow
+from cardsim.simulator.rules import Slots
 from cardsim.simulator.tables import emit
 from cardsim.simulator.games.hand_and_foot import dispatch as D
 from cardsim.simulator.games.hand_and_foot import outcomes as O
@@ -80,7 +82,26 @@ State = namedtuple("State", (
     "snap",     # int32: what a cancelled initial meld restores (_save)
     "totals",   # int64 per team: the game's running totals
     "parts",    # int64 SC_W: one team's score parts (score_team)
+    "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
+    "tape",     # int32: the tracked deal's decisions (view.DECISIONS' answers, below)
+    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
+
+# Tracked decisions (simulator.track), each answered in the game's terms: draw 1 (the pile)
+# or 0 (the stock), a meld action code (view.action, STOP, or STUCK when the list was empty),
+# the card kind discarded, ask and grant 0/1. Tracked, every draw, meld step and discard is a
+# decision, the ones made without asking too, so that a resampled deal replays its tape
+# decision by decision.
+KD_DRAW, KD_MELD, KD_DISCARD, KD_ASK, KD_GRANT = (np.int64(i) for i in range(5))
+STUCK = -2
+# the deal header, after simulator.track's flags: what a resumed game starts its deal from
+_H = Slots()
+H_TOTALS = T.T_HEAD + _H.block("H_TOTALS", V.MAX_TEAMS)  # each team's total before the deal
+H_CAPPED = T.T_HEAD + _H.one("H_CAPPED")  # deals capped before this one
+H_DECK = T.T_HEAD + _H.block("H_DECK", MAX_CARDS)  # the deal's cards (upcard buried), in order
+HEADER = _H.size
+TAPE_CAP = 1 << 14
+STREAM_ROWS = V.MAX_SEATS + 1
 
 
 def _new_state(ctx):
@@ -95,12 +116,12 @@ def _new_state(ctx):
         np.zeros((V.MAX_TEAMS, NK), np.int16), np.zeros((V.MAX_TEAMS, S_W), np.int32),
         ctx.params.copy(), np.zeros(NK, np.int16), np.zeros(V.N_TARGETS, np.int8),
         np.zeros(V.TEAM_W + 3 * NK + 1, np.int32), np.zeros(V.MAX_TEAMS, np.int64),
-        np.zeros(SC_W, np.int64))
+        np.zeros(SC_W, np.int64), *T.track_arrays(HEADER, TAPE_CAP, STREAM_ROWS))
     st = State(
         borrow(o.hands), borrow(o.feet), borrow(o.deck), borrow(o.pile), borrow(o.public),
         borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.tbl), borrow(o.stats),
         borrow(o.params), borrow(o.work), borrow(o.started), borrow(o.snap), borrow(o.totals),
-        borrow(o.parts))
+        borrow(o.parts), borrow(o.trk), borrow(o.tape), borrow(o.stash))
     return o, st
 
 @njit(cache=True)
@@ -427,25 +448,49 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
 
 @njit(cache=True)
 def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private, legal, params,
-                    rngs, log, log_on):
+                    rngs, trk, tape, stash, log, log_on):
     """The player may ask; the partner's strategy answers. Returns a status (OK or BAD_*)."""
     legal[0] = 2
     legal[1] = 0
     legal[2] = 1
-    i = D.decide_ask(sids[team], ask_fns[team], hands[seat], public, private[seat], legal,
-                     params[team], rngs[seat])
-    if i < 0 or i > 1:
-        return BAD_ASK, i
+    forced = T.NOT_FORCED
+    if trk[T.T_ON] == 1:
+        forced = T.at_decision(trk, tape, rngs, stash, seat, KD_ASK)
+        if forced == T.HALT:
+            return T.STOPPED, 0
+    if forced != T.NOT_FORCED:
+        i = forced
+        if i != 0 and i != 1:
+            return T.BAD_TAPE, i
+    else:
+        i = D.decide_ask(sids[team], ask_fns[team], hands[seat], public, private[seat], legal,
+                         params[team], rngs[seat])
+        if i < 0 or i > 1:
+            return BAD_ASK, i
+    if trk[T.T_ON] == 1:
+        T.answered(trk, tape, i)
     p = private[seat, V_PARTNER]
     answer = -1
     if i == 1:
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
-        a = D.decide_grant(sids[team], grant_fns[team], hands[p], public, private[p], legal,
-                           params[team], rngs[p])
-        if a < 0 or a > 1:
-            return BAD_GRANT, a
+        forced = T.NOT_FORCED
+        if trk[T.T_ON] == 1:
+            forced = T.at_decision(trk, tape, rngs, stash, p, KD_GRANT)
+            if forced == T.HALT:
+                return T.STOPPED, 0
+        if forced != T.NOT_FORCED:
+            a = forced
+            if a != 0 and a != 1:
+                return T.BAD_TAPE, a
+        else:
+            a = D.decide_grant(sids[team], grant_fns[team], hands[p], public, private[p],
+                               legal, params[team], rngs[p])
+            if a < 0 or a > 1:
+                return BAD_GRANT, a
+        if trk[T.T_ON] == 1:
+            T.answered(trk, tape, a)
         answer = a
     private[seat, V_PERMISSION] = 1 if answer == 1 else 0
     if log_on:
@@ -659,9 +704,13 @@ def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_
     fsize = rules[RU.R_FOOT]
     dr = st.rngs[V.MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
+    trk = st.trk
+    tracked = T.deal_starts(trk, d)
+    from_header = tracked and trk[T.T_RESUME] == 1  # a position's cards, upcard settled
     for i in range(ncards):
-        deck[i] = FULL_DECK[i]
-    R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
+        deck[i] = trk[H_DECK + i] if from_header else FULL_DECK[i]
+    if not from_header:
+        R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
     if log_on:
         emit(log, EV_DEAL, d, dealer, first, need, ncards, 0)
         for off in range(0, ncards, 16):
@@ -718,7 +767,7 @@ def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_
         k = KIND_OF[code]
         bury = k == BLACK3 or k == RED3 or k == JOKER or (bury_twos and k == TWO)
         n = public[P_STOCK_N]
-        if not bury or n == 0 or attempt == 999:  # a stock of nothing else: it stays up
+        if not bury or from_header or n == 0 or attempt == 999:  # (nothing else: it stays)
             pile[0] = k
             public[P_PILE_N] = 1
             if log_on:
@@ -734,6 +783,11 @@ def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_
         if log_on:
             emit(log, EV_UPCARD, code, 1, j, 0, 0, 0)
     _top7(public, pile, rules)
+    if tracked and not from_header:  # the header a resumed game starts this deal from
+        for i in range(ncards):
+            trk[H_DECK + i] = deck[i]
+        for t in range(V.MAX_TEAMS):
+            trk[H_TOTALS + t] = st.totals[t]
     # red threes in the dealt hands, in turn order
     for k in range(seats):
         s = (first + k) % seats
@@ -908,6 +962,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                                                st.started, st.snap)
     seats = rules[RU.R_PLAYERS]
     nteams = public[V.P_NTEAMS]
+    trk, tape, stash = st.trk, st.tape, st.stash
     _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_on)
 
     # ---- turns
@@ -938,7 +993,16 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
         # -- draw
         pile_ok = _pile_ok(seat, team, hands, public, private, rules, pile, work)
         take = False
-        if pile_ok:
+        forced = T.NOT_FORCED
+        if trk[T.T_ON] == 1:
+            forced = T.at_decision(trk, tape, rngs, stash, seat, KD_DRAW)
+            if forced == T.HALT:
+                return T.STOPPED, 0, 0, 0
+        if forced != T.NOT_FORCED:
+            if forced != 0 and not (forced == 1 and pile_ok):
+                return T.BAD_TAPE, seat, team, forced
+            take = forced == 1
+        elif pile_ok:
             legal[0] = 2
             legal[1] = 0
             legal[2] = 1
@@ -947,6 +1011,8 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             if i < 0 or i > 1:
                 return BAD_DRAW, seat, team, i
             take = i == 1
+        if trk[T.T_ON] == 1:
+            T.answered(trk, tape, 1 if take else 0)
         if not take and public[P_STOCK_N] == 0:
             end = O.END_STOCK  # this turn's player cannot or will not take the pile
             break
@@ -988,24 +1054,47 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 # built-in sees that bound, and V_REACH is reset after the turn's melds.
                 may_skip = (private[seat, V_STAGED] == 0 and not pile_turn
                             and public[P_IN_FOOT + seat] == 0)
+                if may_skip and trk[T.T_ON] == 1:  # STOP is legal here and asks nobody
+                    forced = T.at_decision(trk, tape, rngs, stash, seat, KD_MELD)
+                    if forced == T.HALT:
+                        return T.STOPPED, 0, 0, 0
+                    if forced == STOP:
+                        T.answered(trk, tape, STOP)
+                        break
+                    if forced != T.NOT_FORCED:
+                        may_skip = False  # the tape's step, checked against the list below
                 if may_skip:
                     private[seat, V_REACH] = points_of(work)
                     if D.hook_meld_stops(sids[team], public, private[seat], params[team]):
+                        if trk[T.T_ON] == 1:
+                            T.answered(trk, tape, STOP)
                         break
                 reach_now = reach(work, public, team)
                 private[seat, V_REACH] = reach_now
                 if may_skip and D.hook_meld_stops(sids[team], public, private[seat],
                                                   params[team]):
+                    if trk[T.T_ON] == 1:
+                        T.answered(trk, tape, STOP)
                     break
             n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                   started, mode, preinit, need, pile_turn, reach_now)
             if want:
                 status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
-                                              public, private, legal, params, rngs, log, log_on)
+                                              public, private, legal, params, rngs, trk, tape,
+                                              stash, log, log_on)
                 if status != OK:
                     return status, seat if status == BAD_ASK else private[seat, V_PARTNER], team, val
                 n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                       started, mode, preinit, need, pile_turn, reach_now)
+            forced = T.NOT_FORCED
+            if trk[T.T_ON] == 1:
+                forced = T.at_decision(trk, tape, rngs, stash, seat, KD_MELD)
+                if forced == T.HALT:
+                    return T.STOPPED, 0, 0, 0
+                if forced != T.NOT_FORCED and (forced == STUCK) != (n == 0):
+                    return T.BAD_TAPE, seat, team, forced
+                if n == 0 or (n == 1 and legal[1] == STOP and forced == T.NOT_FORCED):
+                    T.answered(trk, tape, STUCK if n == 0 else STOP)
             if n == 0:
                 # stuck before the minimum (only from a foot, with options that allow tiny
                 # hands): the turn's melds go back to the hand
@@ -1016,14 +1105,25 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 if log_on:
                     emit(log, EV_MELD, seat, -1, -1, 0, -1, 0)
                 break
-            if n == 1 and legal[1] == STOP:
-                break
             i = 0  # a single legal action is made without asking
-            if n > 1:
-                i = D.decide_meld(sids[team], meld_fns[team], hands[seat], public,
-                                  private[seat], legal, params[team], rngs[seat])
-            if i < 0 or i >= n:
-                return BAD_MELD, seat, team, i
+            if forced != T.NOT_FORCED:  # the tape's step: one on the list
+                i = -1
+                for j in range(n):
+                    if legal[1 + j] == forced:
+                        i = j
+                if i < 0:
+                    return T.BAD_TAPE, seat, team, forced
+                T.answered(trk, tape, forced)
+            else:
+                if n == 1 and legal[1] == STOP:
+                    break
+                if n > 1:
+                    i = D.decide_meld(sids[team], meld_fns[team], hands[seat], public,
+                                      private[seat], legal, params[team], rngs[seat])
+                if i < 0 or i >= n:
+                    return BAD_MELD, seat, team, i
+                if trk[T.T_ON] == 1:
+                    T.answered(trk, tape, legal[1 + i])
             code = legal[1 + i]
             if code == STOP:
                 break
@@ -1065,7 +1165,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     if private[seat, V_PERMISSION] == -1:
                         status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns,
                                                       hands, public, private, legal, params,
-                                                      rngs, log, log_on)
+                                                      rngs, trk, tape, stash, log, log_on)
                         if status != OK:
                             return status, seat, team, val
                     may = private[seat, V_PERMISSION] == 1
@@ -1081,12 +1181,26 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     n += hands[seat, k] > 0
                 legal[0] = n
                 i = 0
-                if n > 1:
+                forced = T.NOT_FORCED
+                if trk[T.T_ON] == 1:
+                    forced = T.at_decision(trk, tape, rngs, stash, seat, KD_DISCARD)
+                    if forced == T.HALT:
+                        return T.STOPPED, 0, 0, 0
+                if forced != T.NOT_FORCED:  # the tape's kind: one held
+                    i = -1
+                    for j in range(n):
+                        if legal[1 + j] == forced:
+                            i = j
+                    if i < 0:
+                        return T.BAD_TAPE, seat, team, forced
+                elif n > 1:
                     i = D.decide_discard(sids[team], discard_fns[team], hands[seat], public,
                                          private[seat], legal, params[team], rngs[seat])
                     if i < 0 or i >= n:
                         return BAD_DISCARD, seat, team, i
                 k = legal[1 + i]
+                if trk[T.T_ON] == 1:
+                    T.answered(trk, tape, k)
                 hands[seat, k] -= 1
                 public[P_HAND_N + seat] -= 1
                 pile[public[P_PILE_N]] = k
@@ -1140,9 +1254,18 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     nteams = public[V.P_NTEAMS]
     capped = 0
     written = 0
-    for d in range(rules[RU.R_DEALS]):
+    trk = st.trk
+    d0 = 0
+    if T.resuming(trk):  # from a position: its deal, the totals and caps before it
+        d0 = trk[T.T_DEAL]
+        capped = trk[H_CAPPED]
+        for t in range(V.MAX_TEAMS):
+            st.totals[t] = trk[H_TOTALS + t]
+    for d in range(d0, rules[RU.R_DEALS]):
         if row + nteams > row_end:
             return ROWS_FULL, written
+        if trk[T.T_WANT] == 1 and trk[T.T_DEAL] == d and trk[T.T_RESUME] == 0:
+            trk[H_CAPPED] = capped
         dealer = (dealer0 + d) % seats
         need = rules[RU.R_MIN_MELD + d]
         first = dealer if rules[RU.R_FIRST_IS_DEALER] else (dealer + 1) % seats
@@ -1178,7 +1301,8 @@ STATE = types.NamedTuple((
     _A(types.int16, 1, "C"), _A(types.uint64, 2, "C"), _A(types.int16, 2, "C"),
     _A(types.int32, 2, "C"), _A(types.float64, 2, "C"), _A(types.int16, 1, "C"),
     _A(types.int8, 1, "C"), _A(types.int32, 1, "C"), _A(types.int64, 1, "C"),
-    _A(types.int64, 1, "C")), State)
+    _A(types.int64, 1, "C"), _A(types.int64, 1, "C"), _A(types.int32, 1, "C"),
+    _A(types.uint64, 2, "C")), State)
 _I64 = types.int64
 DEAL_SIG = types.UniTuple(_I64, 4)(
     types.int64[::1], types.int64[::1], FNS5, STATE, uint64, _I64, _I64, _I64, _I64, _I64,
