@@ -28,6 +28,7 @@ class ContractRummy(GameAdapter):
     dispatch_spec = "cardsim.simulator.games.contract_rummy.view:DISPATCH"
     outcomes_module = "cardsim.simulator.games.contract_rummy.outcomes"
     analysis_module = "cardsim.simulator.games.contract_rummy.analysis"
+    position_module = "cardsim.simulator.games.contract_rummy.position"
     analyze_commands = {"contract-completion": "cardsim.simulator.games.contract_rummy.cli:contract_completion_cmd"}
     rules_doc = "docs/rules/contract_rummy.md"
     decision_errors = {"BAD_DRAW": "draw", "BAD_BUY": "buy", "BAD_LAY": "lay",

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, types, uint64
 
 from cardsim.simulator import rng as R
+from cardsim.simulator import track as T
 from cardsim.simulator.bits import ctz, popcount
 from cardsim.simulator.engine import (
     BAD, CTX, INVARIANT, LOG_FULL, OK, ROWS_FULL, Ctx, Kernel, state_type,  # noqa: F401 (Ctx)
@@ -120,7 +121,28 @@ State = namedtuple("State", (
     "totals",   # penalty points of each seat so far this game
     "smap",     # strategy slot playing each seat (duplicate seating)
     "maybe",    # bool per seat: the hand might lay its contract (else: surely not)
+    "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
+    "tape",     # int32: the tracked deal's decisions (the answers' codes, below)
+    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
+
+# Tracked decisions (simulator.track), in the game's terms: the draw's code (D_STOCK, D_TOP,
+# D_DEEP + i), a buy 0/1, laying down 0/1 (asked every turn before the contract, whether the
+# hand could lay or not), a lay-off step's code (or STUCK when none was listed), the card
+# discarded. Tracked, the steps made without asking are decisions too, so that a resampled
+# deal replays its tape decision by decision.
+KD_DRAW, KD_BUY, KD_LAY, KD_LAYOFF, KD_DISCARD = (np.int64(i) for i in range(5))
+STUCK = -2
+# the deal header, after simulator.track's flags: what a resumed game starts its deal from
+_H = Slots()
+H_TOTALS = T.T_HEAD + _H.block("H_TOTALS", MAX_SEATS)  # penalty points before the deal
+H_CAPPED = T.T_HEAD + _H.one("H_CAPPED")  # deals capped before this one
+H_STALLED = T.T_HEAD + _H.one("H_STALLED")  # deals stalled before this one
+H_STREAM = T.T_HEAD + _H.block("H_STREAM", 2)  # the deal's stream after the shuffle
+H_DECK = T.T_HEAD + _H.block("H_DECK", MAX_CARDS)  # the deal's cards, in dealing order
+HEADER = _H.size
+TAPE_CAP = 1 << 14
+STREAM_ROWS = MAX_SEATS + 1
 
 
 def _new_state(ctx):
@@ -136,12 +158,13 @@ def _new_state(ctx):
         np.zeros(NCODES, np.int64), np.zeros(I_W, np.int64), np.zeros((4, 13), np.int64),
         np.zeros(4, np.int64), np.zeros((4, 3), np.int64), np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.int64),
-        np.zeros(MAX_SEATS, np.bool_))
+        np.zeros(MAX_SEATS, np.bool_), *T.track_arrays(HEADER, TAPE_CAP, STREAM_ROWS))
     st = State(
         borrow(o.hands), borrow(o.stock), borrow(o.deck), borrow(o.public), borrow(o.private),
         borrow(o.legal), borrow(o.rngs), borrow(o.stats), borrow(o.params), borrow(o.lay_out),
         borrow(o.comp), borrow(o.work), borrow(o.info), borrow(o.rem), borrow(o.m1),
-        borrow(o.stw), borrow(o.seat_sids), borrow(o.totals), borrow(o.smap), borrow(o.maybe))
+        borrow(o.stw), borrow(o.seat_sids), borrow(o.totals), borrow(o.smap), borrow(o.maybe),
+        borrow(o.trk), borrow(o.tape), borrow(o.stash))
     return o, st
 
 
@@ -797,8 +820,8 @@ def _emit_cards(log, kind, arr, n, reverse):
 
 @njit(cache=True, inline="always")
 def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stock, public, private,
-               legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log,
-               log_on):
+               legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, trk,
+               tape, stash, log, log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
     penalty card from the stock (the first who wants it gets it). Returns (status, seat,
     value)."""
@@ -818,11 +841,24 @@ def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stoc
         legal[0] = 2
         legal[1] = 0
         legal[2] = 1
-        a = D.decide_buy(sids[b], fns[smap[b]], hands[b], public, private[b], legal, params[b],
-                         rngs[b])
+        tb = T.NOT_FORCED
+        if trk[T.T_ON] == 1:
+            tb = T.at_decision(trk, tape, rngs, stash, b, KD_BUY)
+            if tb == T.HALT:
+                private[b, V_OFFER] = -1
+                return T.STOPPED, 0, 0
+        if tb != T.NOT_FORCED:
+            a = tb
+            if a != 0 and a != 1:
+                return T.BAD_TAPE, b, a
+        else:
+            a = D.decide_buy(sids[b], fns[smap[b]], hands[b], public, private[b], legal,
+                             params[b], rngs[b])
         private[b, V_OFFER] = -1
         if a < 0 or a > 1:
             return BAD_BUY, b, a
+        if trk[T.T_ON] == 1:
+            T.answered(trk, tape, a)
         if a == 1:
             take_pile(b, pn - 1, hands, public, stats)
             maybe[b] = True
@@ -840,10 +876,11 @@ def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stoc
 @njit(cache=True, inline="always")
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
               params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
-    """_buy_round with seat s played by strategy slot s (for tests)."""
+    """_buy_round with seat s played by strategy slot s (for tests), untracked."""
+    trk, tape, stash = T.track_arrays(0, 1, 1)
     return _buy_round(_search_of, seat, seats, last_discarder, sids, np.arange(MAX_SEATS), fns,
                       hands, stock, public, private, legal, params, rngs, stats, rules, maybe,
-                      info, work, rem, m1, stw, out, log, log_on)
+                      info, work, rem, m1, stw, out, trk, tape, stash, log, log_on)
 
 
 @njit(cache=True)
@@ -949,9 +986,24 @@ def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
 
     dr = st.rngs[MAX_SEATS]
     R.substream(dr, seed_key, R.SUB_DEAL, d)
-    for i in range(ncards):
-        deck[i] = i % 52 if i < 52 * ndecks else JOKER
-    R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
+    trk = st.trk
+    tracked = T.deal_starts(trk, d)
+    if tracked and trk[T.T_RESUME] == 1:  # a position's cards, and the stream after them
+        for i in range(ncards):
+            deck[i] = trk[H_DECK + i]
+        dr[0] = np.uint64(trk[H_STREAM])
+        dr[1] = np.uint64(trk[H_STREAM + 1])
+    else:
+        for i in range(ncards):
+            deck[i] = i % 52 if i < 52 * ndecks else JOKER
+        R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
+        if tracked:  # the header a resumed game starts this deal from
+            for i in range(ncards):
+                trk[H_DECK + i] = deck[i]
+            trk[H_STREAM] = np.int64(dr[0])
+            trk[H_STREAM + 1] = np.int64(dr[1])
+            for s in range(MAX_SEATS):
+                trk[H_TOTALS + s] = st.totals[s]
     if log_on:
         i = emit(log, EV_DEAL, d, dealer, first, info[I_NSETS], info[I_NRUNS], each)
         if i >= 0:
@@ -1088,6 +1140,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
     info, work, rem, m1, stw, lay_out, smap, sids, maybe = (
         st.info, st.work, st.rem, st.m1, st.stw, st.lay_out, st.smap, st.seat_sids, st.maybe)
     seats = rules[RU.R_PLAYERS]
+    trk, tape, stash = st.trk, st.tape, st.stash
     dec = fns[0]  # the decisions' pointers, dec[DRAW][slot] ... (see DEAL_FNS)
     search = fns[1][0]  # _search_of
     first = _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset)
@@ -1143,19 +1196,37 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         deep, cap = D.hook_deep_draws(sids[seat], params[seat], info[I_NRUNS])
         if deep == 1 and private[seat, V.V_TOP_LAYS] == 1:
             deep = 0  # the top discard lays the contract: the heuristic takes it
+        tt = T.NOT_FORCED
+        if trk[T.T_ON] == 1:
+            tt = T.at_decision(trk, tape, rngs, stash, seat, KD_DRAW)
+            if tt == T.HALT:
+                return T.STOPPED, 0, 0
+            if tt != T.NOT_FORCED:  # the tape's draw: any legal one, whoever plays on
+                deep = 2
+                cap = 1 << 20
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
                         down, deep, cap, tl)
-        a = D.decide_draw(sids[seat], dec[DRAW][smap[seat]], hands[seat], public, private[seat],
-                          legal, params[seat], rngs[seat])
-        if a < 0 or a >= n:
-            return BAD_DRAW, seat, a
+        if tt != T.NOT_FORCED:
+            a = -1
+            for j in range(n):
+                if legal[1 + j] == tt:
+                    a = j
+            if a < 0:
+                return T.BAD_TAPE, seat, tt
+        else:
+            a = D.decide_draw(sids[seat], dec[DRAW][smap[seat]], hands[seat], public,
+                              private[seat], legal, params[seat], rngs[seat])
+            if a < 0 or a >= n:
+                return BAD_DRAW, seat, a
         code = legal[1 + a]
+        if trk[T.T_ON] == 1:
+            T.answered(trk, tape, code)
         if code == D_STOCK:
             if rules[RU.R_BUYING] != 0:
                 status, es, ev = _buy_round(search, seat, seats, last_discarder, sids, smap,
                                             dec[BUY], hands, stock, public, private, legal,
                                             params, rngs, stats, rules, maybe, info, work, rem,
-                                            m1, stw, lay_out, log, log_on)
+                                            m1, stw, lay_out, trk, tape, stash, log, log_on)
                 if status != OK:
                     return status, es, ev
             c = stock_pop(stock, public)
@@ -1185,6 +1256,14 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
 
         # -- lay the contract down, if the hand can (the strategy decides, unless a deep draw
         # forces it)
+        tl_ = T.NOT_FORCED
+        was_down = down
+        if trk[T.T_ON] == 1 and not down:
+            tl_ = T.at_decision(trk, tape, rngs, stash, seat, KD_LAY)
+            if tl_ == T.HALT:
+                return T.STOPPED, 0, 0
+            if tl_ != T.NOT_FORCED and tl_ != 0 and tl_ != 1:
+                return T.BAD_TAPE, seat, tl_
         if not down and maybe[seat]:
             pen = -1
             # a laying found by the existence search bounds the optimal one's points (the
@@ -1209,11 +1288,14 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     legal[0] = 2
                     legal[1] = 0
                     legal[2] = 1
-                    a = D.decide_lay(sids[seat], dec[LAY][smap[seat]], hands[seat], public,
-                                     private[seat], legal, params[seat], rngs[seat])
-                    if a < 0 or a > 1:
-                        return BAD_LAY, seat, a
-                    lay = a == 1
+                    if tl_ != T.NOT_FORCED:
+                        lay = tl_ == 1
+                    else:
+                        a = D.decide_lay(sids[seat], dec[LAY][smap[seat]], hands[seat], public,
+                                         private[seat], legal, params[seat], rngs[seat])
+                        if a < 0 or a > 1:
+                            return BAD_LAY, seat, a
+                        lay = a == 1
                 elif debug and not layout_has(lay_out, k_melds, forced):
                     return INVARIANT, seat, 600
                 if lay:
@@ -1229,8 +1311,14 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     if log_on:
                         emit(log, EV_DOWN, seat, own, turn, forced >= 0, pen, 0)
                     forced = -1
+            elif forced >= 0 and tl_ != T.NOT_FORCED:  # the tape's deep draw cannot be laid
+                return T.BAD_TAPE, seat, 601
             elif debug and forced >= 0:
                 return INVARIANT, seat, 601
+        if trk[T.T_ON] == 1 and not was_down:
+            if tl_ != T.NOT_FORCED and (tl_ == 1) != down:
+                return T.BAD_TAPE, seat, tl_
+            T.answered(trk, tape, 1 if down else 0)
 
         # -- lay off (and swap jokers) until the strategy stops or the hand is empty; a card
         # drawn deep first
@@ -1238,17 +1326,35 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
             while public[P_HAND_N + seat] > 0:
                 private[seat, V_FORCED] = forced
                 n = list_layoffs(seat, hands, public, legal, forced, info, top)
+                to = T.NOT_FORCED
+                if trk[T.T_ON] == 1:
+                    to = T.at_decision(trk, tape, rngs, stash, seat, KD_LAYOFF)
+                    if to == T.HALT:
+                        return T.STOPPED, 0, 0
+                    if to != T.NOT_FORCED and (to == STUCK) != (n == 0):
+                        return T.BAD_TAPE, seat, to
+                    if n == 0:
+                        T.answered(trk, tape, STUCK)
                 if n == 0:
                     if forced >= 0:
                         return INVARIANT, seat, 602
                     break
                 a = 0
-                if n > 1 or forced >= 0:
+                if to != T.NOT_FORCED:
+                    a = -1
+                    for j in range(n):
+                        if legal[1 + j] == to:
+                            a = j
+                    if a < 0:
+                        return T.BAD_TAPE, seat, to
+                elif n > 1 or forced >= 0:
                     a = D.decide_layoff(sids[seat], dec[LAYOFF][smap[seat]], hands[seat],
                                         public, private[seat], legal, params[seat], rngs[seat])
                 if a < 0 or a >= n:
                     return BAD_LAYOFF, seat, a
                 code = legal[1 + a]
+                if trk[T.T_ON] == 1:
+                    T.answered(trk, tape, code)
                 if code == STOP:
                     break
                 apply_layoff(seat, code, hands, public, stats, log, log_on)
@@ -1266,12 +1372,26 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
             if n == 0:
                 return INVARIANT, seat, 603
             a = 0
-            if n > 1:
+            td = T.NOT_FORCED
+            if trk[T.T_ON] == 1:
+                td = T.at_decision(trk, tape, rngs, stash, seat, KD_DISCARD)
+                if td == T.HALT:
+                    return T.STOPPED, 0, 0
+            if td != T.NOT_FORCED:
+                a = -1
+                for j in range(n):
+                    if legal[1 + j] == td:
+                        a = j
+                if a < 0:
+                    return T.BAD_TAPE, seat, td
+            elif n > 1:
                 a = D.decide_discard(sids[seat], dec[DISCARD][smap[seat]], hands[seat], public,
                                      private[seat], legal, params[seat], rngs[seat])
             if a < 0 or a >= n:
                 return BAD_DISCARD, seat, a
             c = legal[1 + a]
+            if trk[T.T_ON] == 1:
+                T.answered(trk, tape, c)
             hands[seat, c] -= 1
             public[P_HAND_N + seat] -= 1
             public[P_PILE + public[P_PILE_N]] = c
@@ -1343,9 +1463,20 @@ def _play_one(ctx, fns, st, game_index, deal_cols, row, row_end, game_row, err, 
     written = 0
     deal_fn = fns[1][0]  # play_deal, the first of the kernel's own pointers (see KERNEL)
     deal_fns = (fns[0], (fns[1][1],))  # the strategies' pointers and _search_of's
-    for d in range(ndeals):
+    trk = st.trk
+    d0 = 0
+    if T.resuming(trk):  # from a position: its deal, the totals and counts before it
+        d0 = trk[T.T_DEAL]
+        capped = trk[H_CAPPED]
+        stalled = trk[H_STALLED]
+        for s in range(MAX_SEATS):
+            totals[s] = trk[H_TOTALS + s]
+    for d in range(d0, ndeals):
         if row + seats > row_end:
             return ROWS_FULL, written
+        if trk[T.T_WANT] == 1 and trk[T.T_DEAL] == d and trk[T.T_RESUME] == 0:
+            trk[H_CAPPED] = capped
+            trk[H_STALLED] = stalled
         status, es, ev = deal_fn(seed_key, d, (dealer0 + d) % seats, rules, deal_fns, st,
                                  deal_cols, row, log, log_on, debug, preset)
         if status != OK:
