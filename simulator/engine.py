@@ -118,22 +118,20 @@ def _replay(new_state, play_one, ctx, fns, game_index, log, debug, preset, cap, 
     return status, deal_cols[:, :nd].copy(), game_row, err
 
 
-def _track(new_state, play_one, ctx, fns, game_index, trk, tape, stash, preset, log, log_on,
+def _track(new_state, play_one, ctx, fns, game_index, trk, tape, preset, log, log_on,
            debug, cap, ncols, gcols):
-    """One game with its decisions tracked (simulator.track): ``trk``, ``tape`` and ``stash``
-    are copied into the State's own, and returned as the game left them. Returns (status,
-    deal rows, game row, err, trk, tape, stash); ``log`` as in _replay, when ``log_on``."""
+    """One game with its decisions tracked (simulator.track): ``trk`` and ``tape`` are copied
+    into the State's own, and returned as the game left them. Returns (status, deal rows, game
+    row, err, trk, tape); ``log`` as in _replay, when ``log_on``."""
     owners, st = new_state(ctx)
     st.trk[:] = trk
     st.tape[:] = tape
-    st.stash[:, :] = stash
     deal_cols = np.zeros((ncols, cap), np.int32)
     game_row = np.zeros(gcols, np.int32)
     err = np.zeros(ERR_W, np.int64)
     status, nd = play_one(ctx, fns, st, game_index, deal_cols, 0, cap, game_row, err, log,
                           log_on, debug, preset)
-    out = (status, deal_cols[:, :nd].copy(), game_row, err, st.trk.copy(), st.tape.copy(),
-           st.stash.copy())
+    out = (status, deal_cols[:, :nd].copy(), game_row, err, st.trk.copy(), st.tape.copy())
     keep_alive(owners)
     return out
 
@@ -255,9 +253,9 @@ class Kernel:
                             bool(debug), preset, int(cap), int(ncols), int(gcols))
 
 
-    def track(self, ctx, fns, game_index, trk, tape, stash, debug, cap, ncols, gcols,
+    def track(self, ctx, fns, game_index, trk, tape, debug, cap, ncols, gcols,
               log=None):
-        """``_track`` for one game (a game whose State has ``trk``, ``tape`` and ``stash``:
+        """``_track`` for one game (a game whose State has ``trk`` and ``tape``:
         simulator.track), compiled into the game's cache folder on first use."""
         self.ready()
         if self._track is None:
@@ -265,14 +263,14 @@ class Kernel:
 
             st = self.state_type
             names = st.fields if hasattr(st, "fields") else ()
-            if not {"trk", "tape", "stash"} <= set(names):
+            if not {"trk", "tape"} <= set(names):
                 raise TypeError("this game's kernel does not track decisions (its State has "
-                                "no trk, tape and stash)")
+                                "no trk and tape)")
             ty = dict(zip(names, st.types))
             sig = types.Tuple((types.int64, I32_2D, types.int32[::1], I64_1D, I64_1D,
-                               types.int32[::1], types.uint64[:, ::1]))(
+                               types.int32[::1]))(
                 *self._fns, self.ctx_type, self.fns_type, types.int64, I64_1D,
-                types.int32[::1], types.uint64[:, ::1], self._preset_type, I32_2D,
+                types.int32[::1], self._preset_type, I32_2D,
                 types.boolean, types.boolean, types.int64, types.int64, types.int64)
             assert ty["trk"].dtype == types.int64 and ty["tape"].dtype == types.int32
             here = numba.config.CACHE_DIR
@@ -284,7 +282,6 @@ class Kernel:
         return self._track(self.new_state, self.play_one, ctx, (fns, self.own_fns),
                            int(game_index), np.ascontiguousarray(trk, np.int64),
                            np.ascontiguousarray(tape, np.int32),
-                           np.ascontiguousarray(stash, np.uint64),
                            np.zeros(0, self.preset_dtype),
                            np.zeros((1, self.log_w), np.int32) if log is None else log,
                            log is not None, bool(debug), int(cap), int(ncols), int(gcols))

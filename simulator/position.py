@@ -67,8 +67,14 @@ def _blank(game):
     km = import_module(game.kernel_module)
     if not hasattr(km, "TAPE_CAP"):
         raise UsageError(f"{game.name}: positions are not available for this game yet")
-    return (np.zeros(T.T_HEAD + km.HEADER, np.int64), np.zeros(km.TAPE_CAP, np.int32),
-            np.zeros((km.STREAM_ROWS, 2), np.uint64))
+    trk = np.zeros(T.T_HEAD + km.HEADER + 2 * km.STREAM_ROWS, np.int64)
+    trk[T.T_STASH] = T.T_HEAD + km.HEADER
+    return trk, np.zeros(km.TAPE_CAP, np.int32), np.zeros((km.STREAM_ROWS, 2), np.uint64)
+
+
+def _header(trk) -> np.ndarray:
+    """The deal header part of ``trk`` (a view)."""
+    return trk[T.T_HEAD:trk[T.T_STASH]]
 
 
 def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=False):
@@ -76,9 +82,11 @@ def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=
     cap, rows = 64, 1 << 12
     while True:
         log = np.zeros((rows, k.log_w), np.int32) if logged else None
-        status, deal_cols, game_row, err, trk_o, tape_o, stash_o = k.track(
-            ctx, fns, game_index, trk, tape, stash, debug, cap, game.deal_ncols,
-            game.game_ncols, log)
+        at = int(trk[T.T_STASH])  # the stash travels inside trk, as int64 bit patterns
+        trk[at:] = stash.view(np.int64).ravel()
+        status, deal_cols, game_row, err, trk_o, tape_o = k.track(
+            ctx, fns, game_index, trk, tape, debug, cap, game.deal_ncols, game.game_ncols, log)
+        stash_o = trk_o[at:].copy().view(np.uint64).reshape(stash.shape)
         if status == engine.ROWS_FULL:
             cap *= 8
         elif status == engine.LOG_FULL:
@@ -125,7 +133,7 @@ def snapshot(game, rules: dict, strategies: list[str], seed: int, game_index: in
     if status != T.STOPPED:
         return None
     return Position(game.name, dict(rules), int(seed), int(game_index), int(deal),
-                    trk[T.T_HEAD:].copy(), tape[:decision].copy(), stash.copy(),
+                    _header(trk).copy(), tape[:decision].copy(), stash.copy(),
                     int(trk[T.T_SEAT]), int(trk[T.T_KIND]), bool(deals_mode), int(rot_k))
 
 
@@ -140,7 +148,7 @@ def _resume_arrays(game, pos: Position):
     trk[T.T_DEAL] = pos.deal
     trk[T.T_STOP] = -1
     trk[T.T_TAPE_N] = n
-    trk[T.T_HEAD:] = pos.header
+    _header(trk)[:] = pos.header
     tape[:n] = pos.tape
     if pos.stash is not None:
         stash[:] = pos.stash
@@ -169,7 +177,7 @@ def resume(pos: Position, strategies: list[str], registry=None, debug: bool = Tr
         if status != T.STOPPED:
             return None
         return Position(pos.game, dict(pos.rules), pos.seed, pos.game_index, pos.deal,
-                        trk[T.T_HEAD:].copy(), tape[:stop].copy(), stash.copy(),
+                        _header(trk).copy(), tape[:stop].copy(), stash.copy(),
                         int(trk[T.T_SEAT]), int(trk[T.T_KIND]), pos.deals_mode, pos.rot_k)
     deals, games = game.frames(deal_cols, game_row[None, :], pos.game_index, pos.deals_mode)
     return deals, games

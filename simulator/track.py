@@ -7,12 +7,15 @@ header*), the deal's cards in dealing order, the decisions taken so far (the *ta
 the game's own canonical terms: a card code, a call, a draw source ...) and the strategies'
 random streams at that moment. Playing the deal again from its cards with the tape's answers
 forced reaches the same state, because everything else a kernel does is determined by the
-rules and the cards; so a kernel needs no way to load its mid-deal locals, only these three
+rules and the cards; so a kernel needs no way to load its mid-deal locals, only these
 calls at every decision site and a deal header it writes and reads.
 
 ``trk`` (int64, a State field of every resumable game) holds the flags and counters below,
-then the game's deal header from ``T_HEAD``; ``tape`` (int32) the answers; ``stash`` the
-strategies' stream states (the kernel's ``rngs`` rows, uint64).
+then the game's deal header from ``T_HEAD``, then the *stash* from ``trk[T_STASH]``: the
+strategies' stream states at a stop (the kernel's ``rngs`` rows, two uint64 each, kept as
+int64 bit patterns); ``tape`` (int32) holds the answers. Two State fields, not three: a third
+array in 56's State cost 10% of its speed (measured; two cost nothing), most likely in
+passing the State to the deal's function pointer.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ T_RESUME = _T.one("T_RESUME")  # 1: start the game at deal T_DEAL from the deal 
 T_STOPPED = _T.one("T_STOPPED")  # set by the kernel when it stopped at T_STOP
 T_SEAT = _T.one("T_SEAT")  # the seat to decide when it stopped
 T_KIND = _T.one("T_KIND")  # the decision kind it stopped at (the game's decision number)
+T_STASH = _T.one("T_STASH")  # where the stash starts (after the game's header)
 T_HEAD = _T.size  # the game's deal header starts here
 
 STOPPED = 1000  # the status of a game that stopped at T_STOP (not an error)
@@ -44,31 +48,34 @@ HALT = NOT_FORCED - 1  # at_decision: the game stops here (the kernel returns ST
 
 @njit(cache=True)
 def track_arrays(header, tape_cap, stream_rows):
-    """(trk, tape, stash) for a game's State: a deal header of ``header`` ints, room for
-    ``tape_cap`` decisions of one deal, ``stream_rows`` rows of two uint64 (the kernel's
-    ``rngs``). Called inside a game's new_state."""
-    return (np.zeros(T_HEAD + header, np.int64), np.zeros(tape_cap, np.int32),
-            np.zeros((stream_rows, 2), np.uint64))
+    """(trk, tape) for a game's State: a deal header of ``header`` ints, room for
+    ``tape_cap`` decisions of one deal and a stash of ``stream_rows`` streams (the rows of the
+    kernel's ``rngs``). Called inside a game's new_state."""
+    trk = np.zeros(T_HEAD + header + 2 * stream_rows, np.int64)
+    trk[T_STASH] = T_HEAD + header
+    return trk, np.zeros(tape_cap, np.int32)
 
 
-@njit(cache=True, inline="always")
-def at_decision(trk, tape, rngs, stash, seat, kind):
+@njit(cache=True)  # called only while tracking: kept out of the hot loops
+def at_decision(trk, tape, rngs, seat, kind):
     """Called at a decision before the strategy is asked, when ``trk[T_ON]``. Returns the
     answer the tape forces, HALT when the game stops here (the streams are saved into the
     stash, the seat and kind into trk), or NOT_FORCED: ask the strategy, then call
-    ``answered``."""
+    ``answered``. It may be called more than once for one decision (before and after a
+    listing the strategy would not need): only ``answered`` moves on."""
     n = trk[T_N]
     if n < trk[T_TAPE_N]:
         return np.int64(tape[n])
+    at = trk[T_STASH]
     if trk[T_RESTORE] == 1:  # the tape is played: the streams as they were at the stop
-        for i in range(stash.shape[0]):
-            rngs[i, 0] = stash[i, 0]
-            rngs[i, 1] = stash[i, 1]
+        for i in range(rngs.shape[0]):
+            rngs[i, 0] = np.uint64(trk[at + 2 * i])
+            rngs[i, 1] = np.uint64(trk[at + 2 * i + 1])
         trk[T_RESTORE] = 0
     if n == trk[T_STOP]:
-        for i in range(stash.shape[0]):
-            stash[i, 0] = rngs[i, 0]
-            stash[i, 1] = rngs[i, 1]
+        for i in range(rngs.shape[0]):
+            trk[at + 2 * i] = np.int64(rngs[i, 0])
+            trk[at + 2 * i + 1] = np.int64(rngs[i, 1])
         trk[T_STOPPED] = 1
         trk[T_SEAT] = seat
         trk[T_KIND] = kind
@@ -76,7 +83,7 @@ def at_decision(trk, tape, rngs, stash, seat, kind):
     return np.int64(NOT_FORCED)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # called only while tracking: kept out of the hot loops
 def answered(trk, tape, value):
     """The decision's answer, in the game's canonical terms: onto the tape when recording
     (while there is room; a deal too long for it is not tracked further), and counted."""

@@ -39,7 +39,6 @@ State = namedtuple("State", (
     "params",   # float64 (team, params)
     "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
     "tape",     # int32: the tracked deal's plays, as card codes
-    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
 # the deal header, after simulator.track's flags: what a resumed game starts its deal from
 _H = Slots()
@@ -52,15 +51,15 @@ STREAM_ROWS = V.SEATS + 1  # the rngs rows a stop saves
 
 
 def _new_state(ctx):
-    trk, tape, stash = T.track_arrays(HEADER, TAPE_CAP, V.SEATS + 1)
+    trk, tape = T.track_arrays(HEADER, TAPE_CAP, STREAM_ROWS)
     o = State(np.zeros((V.SEATS, V.MAX_HAND), np.int8), np.zeros(V.SEATS, np.int64),
               np.zeros(DECK.shape[0], np.int8), np.zeros(V.P_LEN, np.int16),
               np.zeros((V.SEATS, V.V_LEN), np.int16), np.zeros(V.MAX_HAND, np.int8),
               np.zeros((V.SEATS + 1, 2), np.uint64), np.zeros(V.TEAMS, np.int64),
-              ctx.params.copy(), trk, tape, stash)
+              ctx.params.copy(), trk, tape)
     st = State(borrow(o.hands), borrow(o.hand_n), borrow(o.deck), borrow(o.public),
                borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.totals),
-               borrow(o.params), borrow(o.trk), borrow(o.tape), borrow(o.stash))
+               borrow(o.params), borrow(o.trk), borrow(o.tape))
     return o, st
 
 
@@ -128,7 +127,7 @@ def _deal(fns, sids, st, rules, key, d, dealer, r, err, log, log_on, debug, pres
             tm = s % V.TEAMS
             forced = T.NOT_FORCED
             if trk[T.T_ON] == 1:
-                forced = T.at_decision(trk, st.tape, st.rngs, st.stash, s, 0)
+                forced = T.at_decision(trk, st.tape, st.rngs, s, 0)
                 if forced == T.HALT:
                     return T.STOPPED
             if forced == T.NOT_FORCED:

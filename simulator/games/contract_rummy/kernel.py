@@ -123,7 +123,6 @@ State = namedtuple("State", (
     "maybe",    # bool per seat: the hand might lay its contract (else: surely not)
     "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
     "tape",     # int32: the tracked deal's decisions (the answers' codes, below)
-    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
 
 # Tracked decisions (simulator.track), in the game's terms: the draw's code (D_STOCK, D_TOP,
@@ -164,7 +163,7 @@ def _new_state(ctx):
         borrow(o.legal), borrow(o.rngs), borrow(o.stats), borrow(o.params), borrow(o.lay_out),
         borrow(o.comp), borrow(o.work), borrow(o.info), borrow(o.rem), borrow(o.m1),
         borrow(o.stw), borrow(o.seat_sids), borrow(o.totals), borrow(o.smap), borrow(o.maybe),
-        borrow(o.trk), borrow(o.tape), borrow(o.stash))
+        borrow(o.trk), borrow(o.tape))
     return o, st
 
 
@@ -821,7 +820,7 @@ def _emit_cards(log, kind, arr, n, reverse):
 @njit(cache=True, inline="always")
 def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stock, public, private,
                legal, params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, trk,
-               tape, stash, log, log_on):
+               tape, log, log_on):
     """The top discard was passed: players after ``seat`` in turn order may buy it with a
     penalty card from the stock (the first who wants it gets it). Returns (status, seat,
     value)."""
@@ -843,7 +842,7 @@ def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stoc
         legal[2] = 1
         tb = T.NOT_FORCED
         if trk[T.T_ON] == 1:
-            tb = T.at_decision(trk, tape, rngs, stash, b, KD_BUY)
+            tb = T.at_decision(trk, tape, rngs, b, KD_BUY)
             if tb == T.HALT:
                 private[b, V_OFFER] = -1
                 return T.STOPPED, 0, 0
@@ -877,10 +876,10 @@ def _buy_round(search, seat, seats, last_discarder, sids, smap, fns, hands, stoc
 def buy_round(seat, seats, last_discarder, sids, fns, hands, stock, public, private, legal,
               params, rngs, stats, rules, maybe, info, work, rem, m1, stw, out, log, log_on):
     """_buy_round with seat s played by strategy slot s (for tests), untracked."""
-    trk, tape, stash = T.track_arrays(0, 1, 1)
+    trk, tape = T.track_arrays(0, 1, 1)
     return _buy_round(_search_of, seat, seats, last_discarder, sids, np.arange(MAX_SEATS), fns,
                       hands, stock, public, private, legal, params, rngs, stats, rules, maybe,
-                      info, work, rem, m1, stw, out, trk, tape, stash, log, log_on)
+                      info, work, rem, m1, stw, out, trk, tape, log, log_on)
 
 
 @njit(cache=True)
@@ -1140,7 +1139,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
     info, work, rem, m1, stw, lay_out, smap, sids, maybe = (
         st.info, st.work, st.rem, st.m1, st.stw, st.lay_out, st.smap, st.seat_sids, st.maybe)
     seats = rules[RU.R_PLAYERS]
-    trk, tape, stash = st.trk, st.tape, st.stash
+    trk, tape = st.trk, st.tape
     dec = fns[0]  # the decisions' pointers, dec[DRAW][slot] ... (see DEAL_FNS)
     search = fns[1][0]  # _search_of
     first = _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset)
@@ -1198,7 +1197,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
             deep = 0  # the top discard lays the contract: the heuristic takes it
         tt = T.NOT_FORCED
         if trk[T.T_ON] == 1:
-            tt = T.at_decision(trk, tape, rngs, stash, seat, KD_DRAW)
+            tt = T.at_decision(trk, tape, rngs, seat, KD_DRAW)
             if tt == T.HALT:
                 return T.STOPPED, 0, 0
             if tt != T.NOT_FORCED:  # the tape's draw: any legal one, whoever plays on
@@ -1226,7 +1225,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                 status, es, ev = _buy_round(search, seat, seats, last_discarder, sids, smap,
                                             dec[BUY], hands, stock, public, private, legal,
                                             params, rngs, stats, rules, maybe, info, work, rem,
-                                            m1, stw, lay_out, trk, tape, stash, log, log_on)
+                                            m1, stw, lay_out, trk, tape, log, log_on)
                 if status != OK:
                     return status, es, ev
             c = stock_pop(stock, public)
@@ -1259,7 +1258,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         tl_ = T.NOT_FORCED
         was_down = down
         if trk[T.T_ON] == 1 and not down:
-            tl_ = T.at_decision(trk, tape, rngs, stash, seat, KD_LAY)
+            tl_ = T.at_decision(trk, tape, rngs, seat, KD_LAY)
             if tl_ == T.HALT:
                 return T.STOPPED, 0, 0
             if tl_ != T.NOT_FORCED and tl_ != 0 and tl_ != 1:
@@ -1328,7 +1327,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                 n = list_layoffs(seat, hands, public, legal, forced, info, top)
                 to = T.NOT_FORCED
                 if trk[T.T_ON] == 1:
-                    to = T.at_decision(trk, tape, rngs, stash, seat, KD_LAYOFF)
+                    to = T.at_decision(trk, tape, rngs, seat, KD_LAYOFF)
                     if to == T.HALT:
                         return T.STOPPED, 0, 0
                     if to != T.NOT_FORCED and (to == STUCK) != (n == 0):
@@ -1374,7 +1373,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
             a = 0
             td = T.NOT_FORCED
             if trk[T.T_ON] == 1:
-                td = T.at_decision(trk, tape, rngs, stash, seat, KD_DISCARD)
+                td = T.at_decision(trk, tape, rngs, seat, KD_DISCARD)
                 if td == T.HALT:
                     return T.STOPPED, 0, 0
             if td != T.NOT_FORCED:

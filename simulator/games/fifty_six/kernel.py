@@ -82,7 +82,6 @@ State = namedtuple("State", (
     "smap",     # strategy slot playing for each team (duplicate seating)
     "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
     "tape",     # int32: the tracked deal's decisions (a call code, a card code, 0/1 reveal)
-    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
 
 # the deal header, after simulator.track's flags: what a resumed game starts its deal from
@@ -116,7 +115,7 @@ def _new_state(ctx):
         borrow(o.hands), borrow(o.hand_n), borrow(o.deck), borrow(o.public),
         borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.feats), borrow(o.order),
         borrow(o.tables), borrow(o.params), borrow(o.hmask), borrow(o.slots),
-        borrow(o.pos_of), borrow(o.smap), borrow(o.trk), borrow(o.tape), borrow(o.stash))
+        borrow(o.pos_of), borrow(o.smap), borrow(o.trk), borrow(o.tape))
     return o, st
 
 
@@ -354,6 +353,7 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
     hmask = st.hmask
     smap = st.smap
     trk = st.trk
+    tracking = trk[T.T_ON] == 1  # fixed for the deal: a local the loop tests cheaply
     hidden = rules[RU.R_HIDDEN_TRUMP] == 1
     min_bid = rules[RU.R_MIN_BID]
     max_bid = rules[RU.R_MAX_BID]
@@ -396,8 +396,8 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         sl = smap[team]
         sid = sids[sl]
         forced = T.NOT_FORCED
-        if trk[T.T_ON] == 1:
-            forced = T.at_decision(trk, st.tape, rngs, st.stash, seat, V.BID)
+        if tracking:
+            forced = T.at_decision(trk, st.tape, rngs, seat, V.BID)
             if forced == T.HALT:
                 return T.STOPPED, 0, -1, -1, -1, 1, 0, 0, -1, 0
         if forced != T.NOT_FORCED:
@@ -411,7 +411,7 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         call = V.bid_is_valid(raw, legal, high_t)
         if forced != T.NOT_FORCED and call != raw:  # not the call the tape says
             return T.BAD_TAPE, 0, -1, -1, -1, 1, 0, 0, -1, 0
-        if trk[T.T_ON] == 1:
+        if tracking:
             T.answered(trk, st.tape, call)
         if call < 0:
             row_out[0] = seat
@@ -513,7 +513,7 @@ def _reveal_asked(sids, reveal_fns, st, team, seat, h, t, trump, broken, row_out
     forced = T.NOT_FORCED
     trk = st.trk
     if trk[T.T_ON] == 1:
-        forced = T.at_decision(trk, st.tape, st.rngs, st.stash, seat, V.REVEAL)
+        forced = T.at_decision(trk, st.tape, st.rngs, seat, V.REVEAL)
         if forced == T.HALT:
             return T.STOPPED, False
     if forced != T.NOT_FORCED:
@@ -561,6 +561,7 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
     pos_of = st.pos_of
     smap = st.smap
     trk = st.trk
+    tracking = trk[T.T_ON] == 1
     hsize = ncards // n_act
     leader_pos = 0
     while thani and private[order[leader_pos], V.PV_SITS_OUT] == 1:
@@ -618,8 +619,8 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
                             public[V.PB_TRICK_BEST] = best_j
             # the card: written here, not in a helper (see auction on reference counts)
             forced = T.NOT_FORCED
-            if trk[T.T_ON] == 1:  # every play is a tracked decision, a forced one too
-                forced = T.at_decision(trk, st.tape, rngs, st.stash, seat, V.PLAY)
+            if tracking:  # every play is a tracked decision, a forced one too
+                forced = T.at_decision(trk, st.tape, rngs, seat, V.PLAY)
                 if forced == T.HALT:
                     return T.STOPPED, 0, -1
             if forced != T.NOT_FORCED:  # the tape's card, either copy of it
@@ -650,7 +651,7 @@ def tricks(rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, 
             h &= ~(ONE << uint64(slot))
             hmask[seat] = h
             card = SLOT_CODE[slot]
-            if trk[T.T_ON] == 1:
+            if tracking:
                 T.answered(trk, st.tape, card)
             public[V.PB_HAND_N + seat] -= 1
             public[V.PB_TRICK_SEATS + ntr] = seat

@@ -84,7 +84,6 @@ State = namedtuple("State", (
     "parts",    # int64 SC_W: one team's score parts (score_team)
     "trk",      # decision tracking (simulator.track): flags, then the deal header (H_*)
     "tape",     # int32: the tracked deal's decisions (view.DECISIONS' answers, below)
-    "stash",    # uint64 (seat + 1, 2): the streams at a stop
 ))
 
 # Tracked decisions (simulator.track), each answered in the game's terms: draw 1 (the pile)
@@ -121,7 +120,7 @@ def _new_state(ctx):
         borrow(o.hands), borrow(o.feet), borrow(o.deck), borrow(o.pile), borrow(o.public),
         borrow(o.private), borrow(o.legal), borrow(o.rngs), borrow(o.tbl), borrow(o.stats),
         borrow(o.params), borrow(o.work), borrow(o.started), borrow(o.snap), borrow(o.totals),
-        borrow(o.parts), borrow(o.trk), borrow(o.tape), borrow(o.stash))
+        borrow(o.parts), borrow(o.trk), borrow(o.tape))
     return o, st
 
 @njit(cache=True)
@@ -448,14 +447,14 @@ def _list_melds(seat, team, hands, public, private, rules, legal, work, started,
 
 @njit(cache=True)
 def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private, legal, params,
-                    rngs, trk, tape, stash, log, log_on):
+                    rngs, trk, tape, log, log_on):
     """The player may ask; the partner's strategy answers. Returns a status (OK or BAD_*)."""
     legal[0] = 2
     legal[1] = 0
     legal[2] = 1
     forced = T.NOT_FORCED
     if trk[T.T_ON] == 1:
-        forced = T.at_decision(trk, tape, rngs, stash, seat, KD_ASK)
+        forced = T.at_decision(trk, tape, rngs, seat, KD_ASK)
         if forced == T.HALT:
             return T.STOPPED, 0
     if forced != T.NOT_FORCED:
@@ -477,7 +476,7 @@ def _ask_permission(seat, team, sids, ask_fns, grant_fns, hands, public, private
         legal[2] = 1
         forced = T.NOT_FORCED
         if trk[T.T_ON] == 1:
-            forced = T.at_decision(trk, tape, rngs, stash, p, KD_GRANT)
+            forced = T.at_decision(trk, tape, rngs, p, KD_GRANT)
             if forced == T.HALT:
                 return T.STOPPED, 0
         if forced != T.NOT_FORCED:
@@ -962,7 +961,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                                                st.started, st.snap)
     seats = rules[RU.R_PLAYERS]
     nteams = public[V.P_NTEAMS]
-    trk, tape, stash = st.trk, st.tape, st.stash
+    trk, tape = st.trk, st.tape
     _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_on)
 
     # ---- turns
@@ -995,7 +994,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
         take = False
         forced = T.NOT_FORCED
         if trk[T.T_ON] == 1:
-            forced = T.at_decision(trk, tape, rngs, stash, seat, KD_DRAW)
+            forced = T.at_decision(trk, tape, rngs, seat, KD_DRAW)
             if forced == T.HALT:
                 return T.STOPPED, 0, 0, 0
         if forced != T.NOT_FORCED:
@@ -1055,7 +1054,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 may_skip = (private[seat, V_STAGED] == 0 and not pile_turn
                             and public[P_IN_FOOT + seat] == 0)
                 if may_skip and trk[T.T_ON] == 1:  # STOP is legal here and asks nobody
-                    forced = T.at_decision(trk, tape, rngs, stash, seat, KD_MELD)
+                    forced = T.at_decision(trk, tape, rngs, seat, KD_MELD)
                     if forced == T.HALT:
                         return T.STOPPED, 0, 0, 0
                     if forced == STOP:
@@ -1081,14 +1080,14 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
             if want:
                 status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns, hands,
                                               public, private, legal, params, rngs, trk, tape,
-                                              stash, log, log_on)
+                                              log, log_on)
                 if status != OK:
                     return status, seat if status == BAD_ASK else private[seat, V_PARTNER], team, val
                 n, want = _list_melds(seat, team, hands, public, private, rules, legal, work,
                                       started, mode, preinit, need, pile_turn, reach_now)
             forced = T.NOT_FORCED
             if trk[T.T_ON] == 1:
-                forced = T.at_decision(trk, tape, rngs, stash, seat, KD_MELD)
+                forced = T.at_decision(trk, tape, rngs, seat, KD_MELD)
                 if forced == T.HALT:
                     return T.STOPPED, 0, 0, 0
                 if forced != T.NOT_FORCED and (forced == STUCK) != (n == 0):
@@ -1165,7 +1164,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     if private[seat, V_PERMISSION] == -1:
                         status, val = _ask_permission(seat, team, sids, ask_fns, grant_fns,
                                                       hands, public, private, legal, params,
-                                                      rngs, trk, tape, stash, log, log_on)
+                                                      rngs, trk, tape, log, log_on)
                         if status != OK:
                             return status, seat, team, val
                     may = private[seat, V_PERMISSION] == 1
@@ -1183,7 +1182,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 i = 0
                 forced = T.NOT_FORCED
                 if trk[T.T_ON] == 1:
-                    forced = T.at_decision(trk, tape, rngs, stash, seat, KD_DISCARD)
+                    forced = T.at_decision(trk, tape, rngs, seat, KD_DISCARD)
                     if forced == T.HALT:
                         return T.STOPPED, 0, 0, 0
                 if forced != T.NOT_FORCED:  # the tape's kind: one held
@@ -1301,8 +1300,7 @@ STATE = types.NamedTuple((
     _A(types.int16, 1, "C"), _A(types.uint64, 2, "C"), _A(types.int16, 2, "C"),
     _A(types.int32, 2, "C"), _A(types.float64, 2, "C"), _A(types.int16, 1, "C"),
     _A(types.int8, 1, "C"), _A(types.int32, 1, "C"), _A(types.int64, 1, "C"),
-    _A(types.int64, 1, "C"), _A(types.int64, 1, "C"), _A(types.int32, 1, "C"),
-    _A(types.uint64, 2, "C")), State)
+    _A(types.int64, 1, "C"), _A(types.int64, 1, "C"), _A(types.int32, 1, "C")), State)
 _I64 = types.int64
 DEAL_SIG = types.UniTuple(_I64, 4)(
     types.int64[::1], types.int64[::1], FNS5, STATE, uint64, _I64, _I64, _I64, _I64, _I64,
