@@ -25,7 +25,7 @@ SHARED_STRATEGIES = {"hand_and_foot": ("rummy_legal.py",), "contract_rummy": ("r
 
 
 # a game's files that hold no compiled code: editing them recompiles nothing
-PLAIN_GAME_FILES = ("cli.py", "analysis.py")
+PLAIN_GAME_FILES = ("cli.py", "analysis.py", "position.py")
 
 
 def game_folder(game: str | os.PathLike) -> Path:

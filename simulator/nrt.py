@@ -35,7 +35,7 @@ def keep_alive(typingctx, owners):
     views, so that they are not freed earlier. An intrinsic, not a cached function: compiled
     for each game's State type, a cached function's index in the shared engine cache named
     every game's State, and a process that could not import one of those games (a plug-in
-    game, the test suite's toy game) failed to load it."""
+    game, the test suite's small fourth game) failed to load it."""
     def codegen(context, builder, signature, args):
         return context.get_constant(types.intp, 0)
 

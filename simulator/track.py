@@ -109,3 +109,13 @@ def deal_starts(trk, d):
 def resuming(trk):
     """True when the game starts at the tracked deal from its deal header."""
     return trk[T_WANT] == 1 and trk[T_RESUME] == 1
+
+
+@njit(cache=True)
+def listed(legal, n, value):
+    """The place of ``value`` among a legal list's ``n`` entries (``legal[1..n]``, the rummy
+    kernels' lists), or -1: where a tape's answer is checked."""
+    for j in range(n):
+        if legal[1 + j] == value:
+            return j
+    return -1

@@ -17,7 +17,7 @@ CLI = [sys.executable, "-m", "cardsim"]
 def test_documented_examples_run(capsys):
     """Every Python block of docs/api.md, in order, in one namespace."""
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     ns: dict = {}
     for code in blocks:
         exec(compile(code, str(DOC), "exec"), ns)
@@ -27,6 +27,9 @@ def test_documented_examples_run(capsys):
     said = re.search(r"print\(e\)\s+# (.*)", blocks[1]).group(1)
     assert said in printed.splitlines()
     assert ns["r"].deals.height == 20_000  # the example's run replaced the first block's
+    # the positions block: the game played on from halfway, the seat's view, a resample
+    assert ns["deals"]["deal_index"].min() == 0 and ns["view"].seat == ns["pos"].seat
+    assert len(ns["other"].tape) == len(ns["pos"].tape) == ns["n"] // 2
 
 
 def test_simulate_in_memory_equals_the_command(tmp_path):

@@ -1206,10 +1206,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
         n = _list_draws(search, seat, hands, public, legal, work, info, lay_out, rem, m1, stw,
                         down, deep, cap, tl)
         if tt != T.NOT_FORCED:
-            a = -1
-            for j in range(n):
-                if legal[1 + j] == tt:
-                    a = j
+            a = T.listed(legal, n, tt)
             if a < 0:
                 return T.BAD_TAPE, seat, tt
         else:
@@ -1340,10 +1337,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                     break
                 a = 0
                 if to != T.NOT_FORCED:
-                    a = -1
-                    for j in range(n):
-                        if legal[1 + j] == to:
-                            a = j
+                    a = T.listed(legal, n, to)
                     if a < 0:
                         return T.BAD_TAPE, seat, to
                 elif n > 1 or forced >= 0:
@@ -1377,10 +1371,7 @@ def _play_deal(seed_key, d, dealer, rules, fns, st, deal_cols, row, log, log_on,
                 if td == T.HALT:
                     return T.STOPPED, 0, 0
             if td != T.NOT_FORCED:
-                a = -1
-                for j in range(n):
-                    if legal[1 + j] == td:
-                        a = j
+                a = T.listed(legal, n, td)
                 if a < 0:
                     return T.BAD_TAPE, seat, td
             elif n > 1:

@@ -1106,10 +1106,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                 break
             i = 0  # a single legal action is made without asking
             if forced != T.NOT_FORCED:  # the tape's step: one on the list
-                i = -1
-                for j in range(n):
-                    if legal[1 + j] == forced:
-                        i = j
+                i = T.listed(legal, n, forced)
                 if i < 0:
                     return T.BAD_TAPE, seat, team, forced
                 T.answered(trk, tape, forced)
@@ -1186,10 +1183,7 @@ def _play_deal(rules, sids, fns, st, seed_key, d, dealer, first, need, ncards, d
                     if forced == T.HALT:
                         return T.STOPPED, 0, 0, 0
                 if forced != T.NOT_FORCED:  # the tape's kind: one held
-                    i = -1
-                    for j in range(n):
-                        if legal[1 + j] == forced:
-                            i = j
+                    i = T.listed(legal, n, forced)
                     if i < 0:
                         return T.BAD_TAPE, seat, team, forced
                 elif n > 1:
