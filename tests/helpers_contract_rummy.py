@@ -5,6 +5,7 @@ import numpy as np
 from cardsim.simulator.cards import parse
 from cardsim.simulator.games import get_game
 from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import turn as TU
 from cardsim.simulator.games.contract_rummy import view as V
 from cardsim.simulator.games.contract_rummy.rules import to_array
 
@@ -97,28 +98,28 @@ class Position:
     # -- asking the kernel
     def lay(self, seat=0):
         """(penalty left, melds as text) of lay_contract, or (-1, None)."""
-        pen = int(K.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
+        pen = int(TU.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
         if pen < 0:
             return pen, None
-        k = int(self.info[K.I_NSETS] + self.info[K.I_NRUNS])
+        k = int(self.info[TU.I_NSETS] + self.info[TU.I_NRUNS])
         return pen, [meld_text(*self.lay_out[i]) for i in range(k)]
 
     def lay_keeping(self, seat=0, top=None):
         """As ``lay`` for the lay-down the kernel makes after taking the top discard ``top``:
         a laying that would leave only that card in hand (it could not be discarded) gives
         way to one that leaves another card, or to none (-1, None)."""
-        pen = int(K.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
+        pen = int(TU.lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw, self.lay_out))
         t = -1 if top is None else parse(top)
         if pen >= 0:
-            pen = int(K.lay_keeping_top(self.hands[seat], t, pen, self.info, self.work, self.rem,
+            pen = int(TU.lay_keeping_top(self.hands[seat], t, pen, self.info, self.work, self.rem,
                                         self.m1, self.stw, self.lay_out))
         if pen < 0:
             return pen, None
-        k = int(self.info[K.I_NSETS] + self.info[K.I_NRUNS])
+        k = int(self.info[TU.I_NSETS] + self.info[TU.I_NRUNS])
         return pen, [meld_text(*self.lay_out[i]) for i in range(k)]
 
     def can_lay(self, seat=0):
-        return bool(K.can_lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw,
+        return bool(TU.can_lay_of(self.hands[seat], self.info, self.rem, self.m1, self.stw,
                                  self.lay_out))
 
     def layoffs(self, seat=0, forced=None, top=None):
@@ -127,7 +128,7 @@ class Position:
         turn (it may not be left alone in hand)."""
         f = -1 if forced is None else parse(forced)
         t = -1 if top is None else parse(top)
-        n = K.list_layoffs(seat, self.hands, self.public, self.legal, f, self.info, t)
+        n = TU.list_layoffs(seat, self.hands, self.public, self.legal, f, self.info, t)
         return [self.decode(int(c)) for c in self.legal[1:n + 1]]
 
     def decode(self, code):
@@ -147,14 +148,14 @@ class Position:
         return V.swap_code(*choice[1:])
 
     def apply(self, seat, choice):
-        K.apply_layoff(seat, self.encode(choice), self.hands, self.public, self.stats,
+        TU.apply_layoff(seat, self.encode(choice), self.hands, self.public, self.stats,
                        np.zeros((1, K.LOG_W), np.int32), False)
 
     def draws(self, seat=0, deep=True, cap=1 << 20):
         """Legal draw codes: 'stock', 'top', or ('deep', index). ``deep``: True (all), False, or
         kernel._list_draws' mode (1: the shallowest taking at most ``cap`` cards)."""
         down = self.public[V.P_DOWN + seat] == 1
-        n = K.list_draws(seat, self.hands, self.public, self.legal, self.work, self.info,
+        n = TU.list_draws(seat, self.hands, self.public, self.legal, self.work, self.info,
                          self.lay_out, self.rem, self.m1, self.stw, down,
                          np.int64(2 if deep is True else int(deep)), np.int64(cap))
         out = []
@@ -166,7 +167,7 @@ class Position:
 
     def discards(self, seat=0, top=None):
         t = -1 if top is None else parse(top)
-        n = K.list_discards(seat, self.hands, self.legal, t)
+        n = TU.list_discards(seat, self.hands, self.legal, t)
         return sorted(name(int(c)) for c in self.legal[1:n + 1])
 
     def meld_text(self, m):

@@ -8,7 +8,7 @@ import pytest
 
 from cardsim.simulator.cards import name
 from cardsim.simulator.games.contract_rummy import dispatch as D
-from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import turn as TU
 from cardsim.simulator.games.contract_rummy import view as V
 from cardsim.strategies.contract_rummy import (
     BUILTIN_IDS, REGISTRY, heuristic_discard, heuristic_draw, heuristic_lay,
@@ -124,7 +124,7 @@ def test_a_second_copy_is_kept_for_a_second_set():
 
 def draw(p, seat, prm):
     down = p.public[V.P_DOWN + seat] == 1
-    n = K.list_draws(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem, p.m1,
+    n = TU.list_draws(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem, p.m1,
                      p.stw, down, np.int64(2), np.int64(0))
     priv = p.private[seat].copy()
     priv[V.V_TOP_LAYS] = -1
@@ -175,7 +175,7 @@ def test_lay_down_by_contract_kind_and_stock_left():
 def test_cards_taken_from_the_pile_are_public_per_seat():
     p = Position(contracts="2s:10").hand(2, "5S")
     p.pile("KC 5D 8H 3C")
-    K.take_pile(2, 1, p.hands, p.public, p.stats)
+    TU.take_pile(2, 1, p.hands, p.public, p.stats)
     row = p.public[V.P_TAKEN + 2 * V.NCODES:V.P_TAKEN + 3 * V.NCODES]
     assert sorted(name(c) for c in range(V.NCODES) for _ in range(row[c])) == ["3C", "5D", "8H"]
     assert p.public[V.P_TAKEN:V.P_TAKEN + 2 * V.NCODES].sum() == 0
@@ -222,13 +222,13 @@ def test_lay_hints_for_every_strategy_but_random():
 
 
 def _plain(p, seat=0):
-    n = K.list_draws_plain(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem,
+    n = TU.list_draws_plain(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem,
                            p.m1, p.stw)
     return [int(c) for c in p.legal[1:n + 1]]
 
 
 def _fast(p, deep, seat=0, cap=1 << 20, top_lays=-1):
-    n = K.list_draws(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem, p.m1,
+    n = TU.list_draws(seat, p.hands, p.public, p.legal, p.work, p.info, p.lay_out, p.rem, p.m1,
                      p.stw, False, np.int64(deep), np.int64(cap), np.int64(top_lays))
     return [int(c) for c in p.legal[1:n + 1]]
 
@@ -301,7 +301,7 @@ def test_deep_draw_listing_matches_one_search_per_depth(deal):
         # the kernel passes whether hand + top discard lays when it knows (saves that search)
         with_top = p.hands[0].copy()
         with_top[pile[-1]] += 1
-        tl = int(K.can_lay_of(with_top, p.info, p.rem, p.m1, p.stw, p.lay_out))
+        tl = int(TU.can_lay_of(with_top, p.info, p.rem, p.m1, p.stw, p.lay_out))
         assert _fast(p, 2, top_lays=tl) == plain and _fast(p, 1, top_lays=tl) == plain[:3]
         assert _fast(p, 0) == plain[:2]
         cap = rng.randrange(2, 12)  # the shallowest of at most cap cards
@@ -344,15 +344,15 @@ def test_bounded_search_finds_the_plain_optimal_laying(deal):
 
     rng = random.Random(300 + deal)
     p = Position(deal=deal, max_contract_meld=5 if deal == 3 else "none")
-    k = int(p.info[K.I_NSETS] + p.info[K.I_NRUNS])
+    k = int(p.info[TU.I_NSETS] + p.info[TU.I_NRUNS])
     deck = [c % 52 for c in range(104)] + [52, 52]
     laid = 0
     for _ in range(150):
         rng.shuffle(deck)
         hand = counts(" ".join(name(c) for c in deck[:rng.randrange(8, 60)]))
-        best = K.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out)
+        best = TU.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out)
         out = p.lay_out.copy()
-        found = K._search_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, False, -1)
+        found = TU._search_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, False, -1)
         assert (found >= 0) == (best >= 0), hand
         if best < 0:
             continue
@@ -360,7 +360,7 @@ def test_bounded_search_finds_the_plain_optimal_laying(deal):
         assert found >= best
         for bound in (best, best + rng.randrange(1, 30), found):
             p.lay_out[:] = -7
-            assert K.lay_within(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, bound) == best
+            assert TU.lay_within(hand, p.info, p.rem, p.m1, p.stw, p.lay_out, bound) == best
             assert (p.lay_out[:k] == out[:k]).all(), (hand, bound)
         assert S.penalty_of(hand[:52].reshape(4, 13), hand[52]) >= best
     assert laid >= 40
@@ -374,7 +374,7 @@ def test_going_out_card_count_check_agrees_with_the_search():
 
     rng = random.Random(7)
     p = Position(deal=6, last_deal_all_at_once=True)  # 3 runs, going out
-    assert p.info[K.I_GO_OUT] == 1
+    assert p.info[TU.I_GO_OUT] == 1
     out = np.zeros((3, S.MELD_W), np.int64)
     agree = refused = laid = 0
     for _ in range(200):
@@ -389,7 +389,7 @@ def test_going_out_card_count_check_agrees_with_the_search():
             c = rng.randrange(53)
             if hand[c]:
                 hand[c] -= 1
-        fast = K.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out)
+        fast = TU.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out)
         plain = S.lay_contract(hand[:52].reshape(4, 13).copy(), hand[52], 0, 3, 4, 0, True,
                                False, True, out)
         assert fast == plain, hand
@@ -409,7 +409,7 @@ def test_going_out_suit_count_check_agrees_with_the_search():
     rng = random.Random(11)
     for contracts, nruns in (("2s:10,3r:12", 3), ("2s:10,2r:10", 2)):
         p = Position(deal=1, contracts=contracts, last_deal_all_at_once=True)
-        assert p.info[K.I_GO_OUT] == 1 and p.info[K.I_NSETS] == 0
+        assert p.info[TU.I_GO_OUT] == 1 and p.info[TU.I_NSETS] == 0
         out = np.zeros((nruns, S.MELD_W), np.int64)
         refused = laid = 0
         for _ in range(300):
@@ -425,10 +425,10 @@ def test_going_out_suit_count_check_agrees_with_the_search():
             hand[V.JOKER] = rng.randrange(0, 3)
             cnt = hand[:52].reshape(4, 13).copy()
             plain = S.lay_contract(cnt, hand[52], 0, nruns, 4, 0, True, False, True, out)
-            assert K.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == plain, hand
-            assert K.can_lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == (
+            assert TU.lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == plain, hand
+            assert TU.can_lay_of(hand, p.info, p.rem, p.m1, p.stw, p.lay_out) == (
                 S.can_lay(cnt, hand[52], 0, nruns, 4, 0, True, False, True)), hand
-            refused += K._left_by_suits(hand, nruns) > 1
+            refused += TU._left_by_suits(hand, nruns) > 1
             laid += plain >= 0
         assert refused > 50 and laid > 20  # both sides met
 

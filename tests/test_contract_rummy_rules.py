@@ -5,6 +5,7 @@ import pytest
 
 from cardsim.simulator.errors import UsageError
 from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import turn as TU
 from cardsim.simulator.games.contract_rummy import view as V
 from tests.helpers_contract_rummy import GAME, Position, counts
 
@@ -135,13 +136,13 @@ def test_contract_melds_are_at_most_four_cards_but_not_in_the_all_at_once_deal()
     # the last deal: every card but at most one in the contract, melds as long as needed
     hand = "3H 4H 5H 6H 7H 8H 2C 3C 4C 5C 9D 10D JD QD KS"
     q = Position(deal=6, last_deal_all_at_once=True).hand(0, hand)
-    assert q.info[K.I_GO_OUT] == 1
+    assert q.info[TU.I_GO_OUT] == 1
     pen, melds = q.lay()
     assert pen == 10 and sum(len(m.split()) for m in melds) == 14
     q.hand(0, hand + " 2D")  # two loose cards: not all at once
     assert q.lay()[0] == -1
-    assert Position(deal=5, last_deal_all_at_once=True).info[K.I_GO_OUT] == 0
-    assert Position(deal=6).info[K.I_GO_OUT] == 0  # the option off
+    assert Position(deal=5, last_deal_all_at_once=True).info[TU.I_GO_OUT] == 0
+    assert Position(deal=6).info[TU.I_GO_OUT] == 0  # the option off
 
 
 def test_jokers_declare_the_card_they_stand_for():
@@ -222,10 +223,10 @@ def test_deep_draw_only_for_a_card_that_is_melded_and_takes_every_card_above():
     assert ("deep", 1) in draws  # the 5D completes 5 5 5 (with 9 9 9)
     assert ("deep", 0) not in draws and ("deep", 2) not in draws  # KC, 8H are not melded
     assert p.draws(0, deep=False) == ["stock", "top"]
-    c = K.take_pile(0, 1, p.hands, p.public, p.stats)
+    c = TU.take_pile(0, 1, p.hands, p.public, p.stats)
     assert c == 29  # 5D (suit 2 * 13 + rank 3)
     assert p.public[V.P_PILE_N] == 1 and p.hand_text(0).count("8H") == 1
-    assert p.hand_text(0).count("3C") == 1 and p.stats[0, K.S_PILE_CARDS] == 3
+    assert p.hand_text(0).count("3C") == 1 and p.stats[0, TU.S_PILE_CARDS] == 3
 
 
 def test_deep_draw_after_the_contract_needs_a_place_on_the_table():
@@ -297,7 +298,7 @@ def test_a_contract_may_not_leave_only_the_top_discard_just_taken():
     assert q.lay_keeping(0, top="2C")[0] == 4
     # the all-at-once deal: every card but one, and that one not the taken card
     r = Position(contracts="1s:4", last_deal_all_at_once=True).hand(0, "KS KH KD KC 2C")
-    assert r.info[K.I_GO_OUT] == 1 and r.lay(0)[0] == 2
+    assert r.info[TU.I_GO_OUT] == 1 and r.lay(0)[0] == 2
     assert r.lay_keeping(0, top="2C") == (-1, None)
     assert r.lay_keeping(0, top="KC")[0] == 2
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from cardsim.simulator.replaylog import log_events, replay
 from cardsim.simulator.cards import SUITS, name as card_name
-from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import turn as TU
 from cardsim.simulator.games.contract_rummy.outcomes import END_NAMES
 
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -64,45 +64,45 @@ def decode(log: np.ndarray, seed, game_index, rules, described, *_) -> list[dict
     melds: list[list[int]] = []  # kind, key, nat, jok of the deal's table melds
     codes: list[int] = []
     for kind, (a, b, c, d, e, f), row in log_events(log):
-        if kind == K.EV_GAME:
+        if kind == TU.EV_GAME:
             events.append({"event": "game", "game": "contract-rummy", "seed": seed,
                            "game_index": game_index, "players": b, "first_dealer": c,
                            "deals": d, "rules": dict(rules), "strategies": described,
                            "rotation": e})
-        elif kind == K.EV_DEAL:
+        elif kind == TU.EV_DEAL:
             deal = a
             melds = []
             codes = []
             events.append({"event": "deal", "deal": a, "dealer": b, "first_seat": c,
                            "sets": d, "runs": e, "cards_each": f, "all_at_once": bool(row[7]),
                            "deck": [], "hands": {}, "upcard": None, "stock": []})
-        elif kind in (K.EV_DECK, K.EV_STOCK):
+        elif kind in (TU.EV_DECK, TU.EV_STOCK):
             codes += [int(x) for x in row[3:3 + b]]
             ev = events[-1]
-            if kind == K.EV_DECK and len(codes) == _deck_size(rules):
+            if kind == TU.EV_DECK and len(codes) == _deck_size(rules):
                 _layout(ev, codes, seats)
-            if kind == K.EV_STOCK and len(codes) == ev["count"]:
+            if kind == TU.EV_STOCK and len(codes) == ev["count"]:
                 ev["stock"] = [card_name(x) for x in codes]
-        elif kind == K.EV_TURN:
+        elif kind == TU.EV_TURN:
             turn = b
             events.append({"event": "turn", "deal": deal, "turn": b, "seat": a, "own_turn": c})
-        elif kind == K.EV_DRAW:
+        elif kind == TU.EV_DRAW:
             events.append({"event": "draw", "deal": deal, "turn": turn, "seat": a,
                            "card": card_name(b)})
-        elif kind == K.EV_TAKE:
+        elif kind == TU.EV_TAKE:
             events.append({"event": "take", "deal": deal, "turn": turn, "seat": a,
                            "index": b, "count": c, "card": card_name(d), "deep": c > 1})
-        elif kind == K.EV_BUY:
+        elif kind == TU.EV_BUY:
             events.append({"event": "buy", "deal": deal, "turn": turn, "seat": a,
                            "card": card_name(b), "penalty_card": card_name(c), "passed_by": d})
-        elif kind == K.EV_LAY:
+        elif kind == TU.EV_LAY:
             melds.append([c, d, e, f])
             events.append({"event": "meld", "deal": deal, "turn": turn, "seat": a, "meld": b,
                            **meld_dict(c, d, e, f)})
-        elif kind == K.EV_DOWN:
+        elif kind == TU.EV_DOWN:
             events.append({"event": "contract_down", "deal": deal, "turn": c, "seat": a,
                            "own_turn": b, "after_deep_draw": bool(d), "penalty_left": e})
-        elif kind == K.EV_LAYOFF:
+        elif kind == TU.EV_LAYOFF:
             mk, key = melds[b][0], melds[b][1]
             if d:
                 melds[b][3] |= 1 << c
@@ -111,7 +111,7 @@ def decode(log: np.ndarray, seed, game_index, rules, described, *_) -> list[dict
             events.append({"event": "lay_off", "deal": deal, "turn": turn, "seat": a,
                            "meld": b, "slot": c, "joker": bool(d),
                            "card": "JK" if d else card_name(e), "as": slot_card(mk, key, c)})
-        elif kind == K.EV_SWAP:
+        elif kind == TU.EV_SWAP:
             m2, slot2 = e, f
             melds[b][2] |= 1 << c
             melds[b][3] &= ~(1 << c)
@@ -120,25 +120,25 @@ def decode(log: np.ndarray, seed, game_index, rules, described, *_) -> list[dict
                            "meld": b, "pos": c, "card": card_name(d),
                            "to_meld": m2, "to_slot": slot2,
                            "joker_as": slot_card(melds[m2][0], melds[m2][1], slot2)})
-        elif kind == K.EV_DISCARD:
+        elif kind == TU.EV_DISCARD:
             events.append({"event": "discard", "deal": deal, "turn": turn, "seat": a,
                            "card": card_name(b)})
-        elif kind == K.EV_RESHUFFLE:
+        elif kind == TU.EV_RESHUFFLE:
             codes = []
             events.append({"event": "reshuffle", "deal": a, "turn": turn, "number": b,
                            "count": c, "stock": []})
-        elif kind == K.EV_STALL:
+        elif kind == TU.EV_STALL:
             events.append({"event": "stalled", "deal": a, "turn": b})
-        elif kind == K.EV_OUT:
+        elif kind == TU.EV_OUT:
             events.append({"event": "went_out", "deal": deal, "turn": b, "seat": a,
                            "own_turn": c})
-        elif kind == K.EV_DEAL_END:
+        elif kind == TU.EV_DEAL_END:
             events.append({"event": "deal_end", "deal": a, "end": END_NAMES[b], "turns": c,
                            "out_seat": d if d >= 0 else None, "reshuffles": e})
-        elif kind == K.EV_SCORE:
+        elif kind == TU.EV_SCORE:
             events.append({"event": "score", "deal": a, "seat": b, "penalty": c,
                            "cumulative": d, "cards_left": e, "jokers_held": f})
-        elif kind == K.EV_GAME_END:
+        elif kind == TU.EV_GAME_END:
             events.append({"event": "game_end", "winner": a if a >= 0 else None, "tied": b,
                            "deals": c, "totals": [int(x) for x in row[7:7 + seats]]})
     return events
