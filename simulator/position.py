@@ -200,6 +200,26 @@ def events(pos: Position, registry=None) -> list[dict]:
                   pos.rot_k)
 
 
+def deal_unseen(pool: list[int], others: list[int], size: int, played: dict, voids: dict,
+                rng: np.random.Generator):
+    """One uniform deal of the unseen cards ``pool`` for a trick-taking game's resample: each
+    seat in ``others`` holds the cards it was seen to play (``played[s]``) and unseen ones up
+    to ``size``, none of a suit it showed out of (``voids[s]``, suits as ``code // 13``), in a
+    random order. Returns (hands by seat, the unseen cards left over), or None when the draw
+    broke a void: the caller draws again, and that rejection keeps the deal uniform."""
+    order = rng.permutation(len(pool))
+    at, hands = 0, {}
+    for s in others:
+        k = size - len(played[s])
+        extra = [pool[j] for j in order[at:at + k]]
+        at += k
+        if any(c // 13 in voids[s] for c in extra):
+            return None
+        cards = played[s] + extra
+        hands[s] = [cards[j] for j in rng.permutation(len(cards))]
+    return hands, [pool[j] for j in order[at:]]
+
+
 def play_tracked(game, rules: dict, strategies: list[str], seed: int, game_index: int,
                  deals_mode: bool = False, rot_k: int = 0, registry=None, debug: bool = True):
     """Game ``game_index`` played whole through the tracking driver (no stop): its rows as

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardsim.simulator.cards import parse
-from cardsim.simulator.position import Position, events
+from cardsim.simulator.position import Position, deal_unseen, events
 from cardsim.simulator import track as T
 
 from tests.toy_tricks import kernel as K
@@ -71,19 +71,11 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
     hs = pos.rules["hand_size"]
     others = [s for s in range(SEATS) if s != view.seat]
     for _ in range(tries):
-        order = rng.permutation(len(pool))
-        at, hands = 0, {}
-        for s in others:
-            k = hs - len(played[s])
-            extra = [pool[j] for j in order[at:at + k]]
-            at += k
-            if any(c // 13 in view.voids[s] for c in extra):
-                break
-            cards = played[s] + extra
-            hands[s] = [cards[j] for j in rng.permutation(len(cards))]
-        else:
+        dealt = deal_unseen(pool, others, hs, played, view.voids, rng)
+        if dealt is not None:
+            hands, rest = dealt
             for s in others:
                 pos.header[_block(pos, s)] = hands[s]
-            pos.header[_rest(pos)] = [pool[j] for j in order[at:]]
+            pos.header[_rest(pos)] = rest
             return pos
     raise ValueError(f"no deal consistent with the view in {tries} tries")

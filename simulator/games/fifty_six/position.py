@@ -13,7 +13,7 @@ import numpy as np
 
 from cardsim.simulator import track as T
 from cardsim.simulator.cards import parse
-from cardsim.simulator.position import Position, TapeError, events, resume
+from cardsim.simulator.position import Position, TapeError, deal_unseen, events, resume
 from cardsim.simulator.games.fifty_six import kernel as K
 from cardsim.simulator.games.fifty_six import view as V
 
@@ -115,31 +115,24 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
     team_of = {s: s % nteams for s in blocks}
     weak_on = base.rules["redeal_weak_hands"]
     for _ in range(tries):
-        order = rng.permutation(len(pool))
-        at, hands = 0, {view.seat: own}
+        dealt = deal_unseen(pool, others, size, played, view.voids, rng)
+        if dealt is None:
+            continue
+        hands = {view.seat: own, **dealt[0]}
+        seats = sorted(hands)
+        if weak_on and _weak([hands[s] for s in seats], [team_of[s] for s in seats]):
+            continue
+        pos = base.copy()
         for s in others:
-            k = size - len(played[s])
-            extra = [pool[j] for j in order[at:at + k]]
-            at += k
-            if any(c // 13 in view.voids[s] for c in extra):
-                break
-            cards = played[s] + extra
-            hands[s] = [cards[j] for j in rng.permutation(len(cards))]
-        else:
-            seats = sorted(hands)
-            if weak_on and _weak([hands[s] for s in seats], [team_of[s] for s in seats]):
+            pos.header[blocks[s]] = hands[s]
+        for k in view.hidden_calls:
+            code = int(pos.tape[k])
+            pos.tape[k] = V.bid_code(V.call_value(code), int(rng.integers(4)),
+                                     V.call_form(code))
+        try:  # the tape is legal on these cards (the kernel checks every answer)
+            if resume(pos, ["random"], stop=len(pos.tape)) is None:
                 continue
-            pos = base.copy()
-            for s in others:
-                pos.header[blocks[s]] = hands[s]
-            for k in view.hidden_calls:
-                code = int(pos.tape[k])
-                pos.tape[k] = V.bid_code(V.call_value(code), int(rng.integers(4)),
-                                         V.call_form(code))
-            try:  # the tape is legal on these cards (the kernel checks every answer)
-                if resume(pos, ["random"], stop=len(pos.tape)) is None:
-                    continue
-            except TapeError:
-                continue
-            return pos
+        except TapeError:
+            continue
+        return pos
     raise ValueError(f"no deal consistent with the view in {tries} tries")
