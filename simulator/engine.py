@@ -237,21 +237,25 @@ class Kernel:
         preset = np.zeros(0, self.preset_dtype) if preset is None else np.ascontiguousarray(
             preset, self.preset_dtype)
         if self._replay is None:
-            import numba
-
             sig = types.Tuple((types.int64, I32_2D, types.int32[::1], I64_1D))(
                 *self._fns, self.ctx_type, self.fns_type, types.int64, I32_2D, types.boolean,
                 self._preset_type, types.int64, types.int64, types.int64)
-            here = numba.config.CACHE_DIR
-            numba.config.CACHE_DIR = self.cache_dir
-            try:
-                self._replay = _entry(njit(sig, cache=True)(_replay))
-            finally:
-                numba.config.CACHE_DIR = here
+            self._replay = self._driver(_replay, sig)
         return self._replay(self.new_state, self.play_one, ctx, (fns, self.own_fns),
                             int(game_index), log,
                             bool(debug), preset, int(cap), int(ncols), int(gcols))
 
+    def _driver(self, fn, sig):
+        """``fn`` (an engine driver: _replay, _track) compiled for this game into the game's
+        cache folder, on first use."""
+        import numba
+
+        here = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = self.cache_dir
+        try:
+            return _entry(njit(sig, cache=True)(fn))
+        finally:
+            numba.config.CACHE_DIR = here
 
     def track(self, ctx, fns, game_index, trk, tape, debug, cap, ncols, gcols,
               log=None):
@@ -259,8 +263,6 @@ class Kernel:
         simulator.track), compiled into the game's cache folder on first use."""
         self.ready()
         if self._track is None:
-            import numba
-
             st = self.state_type
             names = st.fields if hasattr(st, "fields") else ()
             if not {"trk", "tape"} <= set(names):
@@ -273,12 +275,7 @@ class Kernel:
                 types.int32[::1], self._preset_type, I32_2D,
                 types.boolean, types.boolean, types.int64, types.int64, types.int64)
             assert ty["trk"].dtype == types.int64 and ty["tape"].dtype == types.int32
-            here = numba.config.CACHE_DIR
-            numba.config.CACHE_DIR = self.cache_dir
-            try:
-                self._track = _entry(njit(sig, cache=True)(_track))
-            finally:
-                numba.config.CACHE_DIR = here
+            self._track = self._driver(_track, sig)
         return self._track(self.new_state, self.play_one, ctx, (fns, self.own_fns),
                            int(game_index), np.ascontiguousarray(trk, np.int64),
                            np.ascontiguousarray(tape, np.int32),
