@@ -55,6 +55,25 @@ def _dealt(deal: dict, seats: int) -> dict[int, list[int]]:
     return out
 
 
+def deck(rules: dict) -> np.ndarray:
+    """The unshuffled deck (kernel order)."""
+    n = _ncards(rules)
+    return np.array([i % 52 if i < 52 * int(rules["decks"]) else JOKER for i in range(n)],
+                    np.int64)
+
+
+def places(rules: dict, dealer: int, deal: int = 0) -> dict[str, list[int]]:
+    """Where each seat's hand and the upcard lie in the dealt deck of deal ``deal`` (its
+    contract sets the hand size) that ``dealer`` deals (constrained dealing,
+    simulator.constrained): ``hand<seat>``, ``upcard``."""
+    n = int(rules["players"])
+    each = int(rules["contracts"][deal][2])
+    hands = _dealt({"cards_each": each, "first_seat": (dealer + 1) % n}, n)
+    out = {f"hand{s}": hands[s] for s in range(n)}
+    out["upcard"] = [n * each]
+    return out
+
+
 def _pops(evs: list[dict], seats: int) -> dict[int, tuple[int, int]]:
     """Event number -> (seat, deck place) of every card taken from the stock before the first
     reshuffle: a draw, a bought card's penalty card."""

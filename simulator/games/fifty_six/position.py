@@ -51,6 +51,25 @@ def _blocks(evs, pos: Position) -> dict[int, slice]:
     return out
 
 
+def deck(rules: dict) -> np.ndarray:
+    """The unshuffled deck of a deal with every seat at the table (kernel order)."""
+    n = int(rules["players"])
+    return (K.DECK_64 if n * (12 if n == 4 else 8) == 64 else K.DECK_48).astype(np.int64)
+
+
+def places(rules: dict, dealer: int) -> dict[str, list[int]]:
+    """Where each seat's hand lies in the dealt deck of a deal that ``dealer`` deals with every
+    seat at the table (constrained dealing, simulator.constrained): ``hand<seat>``."""
+    n = int(rules["players"])
+    size = 12 if n == 4 else 8
+    step = -1 if rules["turn_order"] == "sheet_clockwise" else 1
+    s, out = (dealer + 1) % n, {}
+    for k in range(n):
+        out[f"hand{s}"] = list(range(k * size, (k + 1) * size))
+        s = (s + step) % n
+    return out
+
+
 def observe(pos: Position, seat: int) -> View:
     evs = [e for e in events(pos) if e.get("deal") == pos.deal]
     plays, voids, led = [], {s: set() for s in range(V.MAX_SEATS)}, None

@@ -51,6 +51,26 @@ def _layout(pos: Position, deal: dict) -> _Layout:
     return _Layout(hands, feet, n * (hs + fs), 54 * int(r["decks"]))
 
 
+def deck(rules: dict) -> np.ndarray:
+    """The unshuffled deck (kernel order)."""
+    return K.FULL_DECK[:54 * int(rules["decks"])].astype(np.int64)
+
+
+def places(rules: dict, dealer: int) -> dict[str, list[int]]:
+    """Where each seat's hand and foot and the upcard lie in the dealt deck of a deal that
+    ``dealer`` deals (constrained dealing, simulator.constrained): ``hand<seat>``,
+    ``foot<seat>``, ``upcard`` (the stock's top before any burial)."""
+    n, hs, fs = int(rules["players"]), int(rules["hand_size"]), int(rules["foot_size"])
+    first = dealer if rules["first_player"] == "hand_dealer" else (dealer + 1) % n
+    out = {}
+    for k in range(n):
+        s = (first + k) % n
+        out[f"hand{s}"] = list(range(k * hs, (k + 1) * hs))
+        out[f"foot{s}"] = list(range(n * hs + k * fs, n * hs + (k + 1) * fs))
+    out["upcard"] = [n * (hs + fs)]
+    return out
+
+
 def _draws(evs: list[dict], lay: _Layout) -> list[tuple[int, int, int]]:
     """(event number, seat, deck place) of every card taken from the stock: a draw, a red
     three's replacement."""
