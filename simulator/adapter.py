@@ -82,17 +82,19 @@ class GameAdapter(GameStrategies):
         import_module(self.kernel_module).KERNEL.ready()
 
     def run_blocks(self, prepared, seed, starts, ends, row_starts, row_ends, deals_mode, debug,
-                   scratch=None, done=None):
+                   scratch=None, done=None, presets=None):
         """Play blocks of a chunk through the game's engine kernel (simulator.engine) and
         return its output arrays (see ``row_buffers``). ``prepared`` is what ``prepare``
         returned, (Ctx, fns); the Ctx's seed and mode are set here. ``done``: the blocks' live
-        counts of finished games (engine.Kernel.run_blocks)."""
+        counts of finished games; ``presets``: each game's first deal from ``starts[0]`` on, or
+        None (engine.Kernel.run_blocks)."""
         k = import_module(self.kernel_module).KERNEL
         ngames = len(starts) if deals_mode else int(ends[-1] - starts[0])
         out = self.row_buffers(scratch, starts, ends, row_ends, ngames)
         ctx, fns = prepared
         ctx = ctx._replace(seed=np.uint64(seed), deals_mode=bool(deals_mode))
-        k.run_blocks(ctx, fns, starts, ends, row_starts, row_ends, deals_mode, debug, out, done)
+        k.run_blocks(ctx, fns, starts, ends, row_starts, row_ends, deals_mode, debug, out, done,
+                     presets)
         return out
 
     def frames(self, deal_cols, game_rows, first, deals_mode):

@@ -239,7 +239,7 @@ def _deals(seed, first, n, ncards, fixed_at, fixed_code, free_at, free_cards, pl
     scratch = free_cards.copy()
     deck = np.zeros(ncards, np.int64)
     for g in range(n):
-        R.substream(rng, R.game_key(seed, first + g), R.SUB_DEAL, 0)
+        R.substream(rng, R.game_key(seed, first + g), R.SUB_FIXED, 0)
         scratch[:] = free_cards
         t = deal_into(deck, scratch, fixed_at, fixed_code, free_at, places, cons, points, rng,
                       max_tries)
@@ -252,9 +252,10 @@ def _deals(seed, first, n, ncards, fixed_at, fixed_code, free_at, free_cards, pl
 
 def deals(spec: Spec, seed: int, n: int, first: int = 0,
           max_tries: int = MAX_TRIES) -> tuple[np.ndarray, np.ndarray]:
-    """Decks ``first`` .. ``first + n - 1`` of a run with ``seed`` (each from its own stream, as
-    deal 0 of that game index), and the draws each took. Refused in one line when a deal
-    finds no accepted draw within ``max_tries``."""
+    """Decks ``first`` .. ``first + n - 1`` of a run with ``seed`` (each from its own stream,
+    keyed by the game index, or the board with duplicate seating: see ``board_deals``), and the
+    draws each took. Refused in one line when a deal finds no accepted draw within
+    ``max_tries``."""
     out = np.zeros((n, spec.ncards), np.int64)
     tries = np.zeros(n, np.int64)
     got = _deals(np.uint64(seed), int(first), int(n), spec.ncards, spec.fixed_at,
@@ -264,3 +265,13 @@ def deals(spec: Spec, seed: int, n: int, first: int = 0,
         raise UsageError(f"--constraint: no deal met the constraints in {max_tries:,} draws "
                          "(they are impossible, or accept under one deal in a million)")
     return out, tries
+
+
+def board_deals(spec: Spec, seed: int, first: int, n: int, rot_k: int = 0) -> np.ndarray:
+    """The constrained first deals of games ``first`` .. ``first + n - 1`` of a run: with
+    duplicate seating (``rot_k`` games per board) the games of a board share its deal."""
+    if not rot_k:
+        return deals(spec, seed, n, first)[0]
+    b0, b1 = first // rot_k, (first + n - 1) // rot_k + 1
+    boards = deals(spec, seed, b1 - b0, b0)[0]
+    return boards[(np.arange(first, first + n) // rot_k) - b0]

@@ -64,16 +64,18 @@ I32_2D = types.int32[:, ::1]
 I64_1D = types.int64[::1]
 
 
-def _play_blocks(new_state, play_one, ctx, fns, log, preset, starts, ends, row_starts, row_ends,
-                 first_b, step_b, per_block_rows, debug, deal_cols, deal_n, game_rows, stopped,
-                 errs, done):
+def _play_blocks(new_state, play_one, ctx, fns, log, preset, presets, starts, ends, row_starts,
+                 row_ends, first_b, step_b, per_block_rows, debug, deal_cols, deal_n, game_rows,
+                 stopped, errs, done):
     """Play blocks first_b, first_b + step_b, ... of a chunk: block b plays games
     starts[b]..ends[b]-1 into deal rows row_starts[b]..row_ends[b]-1 and game rows
     game_rows[g - starts[0]] (with ``per_block_rows``, as in deals mode where game rows mean
     nothing, game_rows[b]). stopped[b] is the first game not played (-1: all), so the caller
     can continue a block whose rows ran out; errs[b] = (status, game, seat, strategy, value)
     of its first error. done[b] counts the games block b has finished so far, for a progress
-    display that reads it while the blocks play (one slot per block: no atomics)."""
+    display that reads it while the blocks play (one slot per block: no atomics). ``presets``:
+    none (no rows), or the first deal's cards of every game of the chunk (row g - starts[0]:
+    a constrained deal, simulator.constrained), else ``preset`` (empty) for every game."""
     err = np.zeros(ERR_W, np.int64)
     g0 = starts[0]
     for b in range(first_b, starts.shape[0], step_b):
@@ -85,9 +87,10 @@ def _play_blocks(new_state, play_one, ctx, fns, log, preset, starts, ends, row_s
         owners, st = new_state(ctx)
         row = row_starts[b]
         for g in range(starts[b], ends[b]):
+            p = presets[g - g0] if presets.shape[0] > 0 else preset
             status, nd = play_one(ctx, fns, st, g, deal_cols, row, row_ends[b],
                                   game_rows[b if per_block_rows else g - g0], err, log, False,
-                                  debug, preset)
+                                  debug, p)
             if status != OK:
                 stopped[b] = g
                 if status != ROWS_FULL:
@@ -176,9 +179,11 @@ class Kernel:
         self.play_one = njit(play_sig, cache=True, no_cpython_wrapper=True)(play_one)
         self._fns = (types.FunctionType(ns_sig), types.FunctionType(play_sig))
         self._preset_type = preset_type
-        block_sig = types.void(*self._fns, ctx_type, fns_type, I32_2D, preset_type, I64_1D, I64_1D, I64_1D,
-                               I64_1D, types.int64, types.int64, types.boolean, types.boolean,
-                               I32_2D, I64_1D, I32_2D, I64_1D, types.int64[:, ::1], I64_1D)
+        presets_type = types.Array(numba.from_dtype(self.preset_dtype), 2, "C")
+        block_sig = types.void(*self._fns, ctx_type, fns_type, I32_2D, preset_type,
+                               presets_type, I64_1D, I64_1D, I64_1D, I64_1D, types.int64,
+                               types.int64, types.boolean, types.boolean, I32_2D, I64_1D,
+                               I32_2D, I64_1D, types.int64[:, ::1], I64_1D)
         self.play_blocks = njit(block_sig, cache=True, nogil=True)(_play_blocks)
         # called through its compiled entry point, which unboxes the arguments by the
         # signature: Numba's argument matching keys namedtuples by their field types alone,
@@ -202,12 +207,14 @@ class Kernel:
             self._waiting = False
 
     def run_blocks(self, ctx, fns, starts, ends, row_starts, row_ends, per_block_rows, debug,
-                   out, done=None) -> None:
+                   out, done=None, presets=None) -> None:
         """Play the blocks of a chunk on ``threads()`` threads at once, thread t playing blocks
         t, t + n, t + 2n ... (blocks write disjoint parts of ``out`` = (deal_cols, deal_n,
         game_rows, stopped, errs), so the tables do not depend on the thread count).
         ``done``: an int64 array, one slot per block, that the blocks keep at the number of
-        games they have finished while they play (another thread may read it)."""
+        games they have finished while they play (another thread may read it). ``presets``:
+        the first deal's cards of each game from ``starts[0]`` on (constrained dealing), or
+        None."""
         self.ready()
         arrays = tuple(np.ascontiguousarray(a, dtype=np.int64)
                        for a in (starts, ends, row_starts, row_ends))
@@ -220,8 +227,10 @@ class Kernel:
         n = max(1, min(threads(), len(starts)))
         no_log = np.zeros((1, self.log_w), np.int32)
         no_preset = np.zeros(0, self.preset_dtype)
+        presets = (np.zeros((0, 1), self.preset_dtype) if presets is None
+                   else np.ascontiguousarray(presets, self.preset_dtype))
         args = (self.new_state, self.play_one, ctx, (fns, self.own_fns), no_log, no_preset,
-                *arrays)
+                presets, *arrays)
         tail = (bool(per_block_rows), bool(debug), *out, done)
         if n == 1:
             self._blocks_entry(*args, 0, 1, *tail)

@@ -24,6 +24,8 @@ _ONE = np.uint64(1)
 SUB_SETUP = np.uint64(0x5E7)
 SUB_DEAL = np.uint64(0xDEA1_0000)
 SUB_SEAT = np.uint64(0x5EA7_0000)
+SUB_FIXED = np.uint64(0xF1ED_0000)  # a constrained deal (simulator.constrained), apart from
+# the deal's own stream, which a kernel goes on drawing from (burials, reshuffles)
 
 
 @njit(cache=True, inline="always")

@@ -29,6 +29,9 @@ class RunSpec:
     seating: str = "auto"  # auto | fixed | duplicate (see simulator.strategy.resolve_seating)
     backend: str = "local"  # local (threads in this process) | ray (simulator.ray_backend)
     address: str | None = None  # ray: None starts a local instance; auto / HOST:PORT join one
+    # a constrained.Spec: every game's first deal (in deals mode every deal) is dealt from it,
+    # its places counted from the first player (simulator.constrained)
+    fixed_deal: object | None = None
 
 
 def plan_blocks(first: int, n: int, threads: int) -> tuple[np.ndarray, np.ndarray]:
@@ -87,9 +90,15 @@ class Runner:
             done = np.zeros(len(pending), np.int64)
             if tally is not None:
                 tally.watch(done)
+            presets = None
+            if self.spec.fixed_deal is not None:
+                from cardsim.simulator.constrained import board_deals
+
+                presets = board_deals(self.spec.fixed_deal, self.spec.seed, int(bs[0]),
+                                      int(be[-1] - bs[0]), self.rotations)
             deal_cols, deal_n, gr, stopped, errs = g.run_blocks(
                 self.ctx, self.spec.seed, bs, be, row_starts, row_ends, deals_mode,
-                self.spec.debug, self._scratch, done)
+                self.spec.debug, self._scratch, done, presets)
             if tally is not None:
                 # a block that ran out of rows is played on from its first unfinished game,
                 # which this pass did not count
