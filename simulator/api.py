@@ -158,3 +158,54 @@ def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=No
         run_sweep(g, settings, seed, games, folder, threads=threads, backend=backend,
                   address=address, progress=False)
         return write_sweep_table(folder)
+
+
+def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (),
+         deals: int = 20_000, strategies: Sequence[str] = (), rules=None, seed: int = 0,
+         deal: int = 0, threads: int | None = None) -> dict:
+    """What the hand ``cards`` (written as the replay logs write cards: ``"7S 7H 7D 9C"``) is
+    worth to the player in place ``seat`` of the turn order (0 plays first), over ``deals``
+    deals of the other cards at random under ``constraints`` (``PLACE:points:LO..HI`` ...; see
+    docs/commands.md): the game's hand table as a dict whose ``rows`` hold one row each.
+    ``deal``: which deal of the game (its contract or minimum meld)."""
+    import numba
+
+    from cardsim.simulator import constrained as C
+    from cardsim.simulator.errors import UsageError
+    from cardsim.simulator.games import get_game
+    from importlib import import_module
+
+    from cardsim.simulator.runner import RunSpec, Runner
+
+    g = get_game(game)
+    an = g.analysis()
+    if not hasattr(an, "hand_rows"):
+        raise UsageError(f"cardsim hand: not available for {g.name} yet")
+    if deals < 1:
+        raise UsageError(f"--deals {deals}: must be a positive whole number")
+    base = _rules(g, rules)
+    played = an.hand_setup(g, base, deal)
+    n = int(played["players"])
+    if not 0 <= seat < n:
+        raise UsageError(f"--seat {seat}: allowed 0..{n - 1} (the place in turn order, 0 "
+                         "plays first)")
+    pm = import_module(g.position_module)
+    places = pm.places(played, n - 1)  # counted from the first player
+    mine = C.parse_cards(cards, "--hand")
+    size = len(places[f"hand{seat}"])
+    if len(mine) != size:
+        raise UsageError(f"--hand: {len(mine)} cards, but a hand in this deal has {size}")
+    spec = C.build(pm.deck(played), places, {f"hand{seat}": mine},
+                   [C.parse_constraint(t, places) for t in constraints],
+                   getattr(pm, "POINTS", None))
+    run = RunSpec(g, played, list(strategies), seed, deals, seating="fixed",
+                  fixed_deal=spec)
+    runner = Runner(run)
+    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    chunk = g.default_chunk(False)
+    parts = [runner.play_chunk(first, min(chunk, deals - first),
+                               threads or numba.config.NUMBA_NUM_THREADS)[0]
+             for first in range(0, deals, chunk)]
+    table = an.hand_rows(pl.concat(parts), seat)
+    return {"game": g.name, "hand": cards, "seat": seat, "deal": deal, "seed": seed,
+            "strategies": runner.described, "constraints": list(constraints), **table}

@@ -197,6 +197,49 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
 
 @cli.command()
 @game_arg
+@click.option("--hand", "cards", required=True, metavar="CARDS",
+              help="the hand, as the replay logs write cards: \"7S 7H 7D 9C ...\"")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="the hand's place in turn order (0 plays first)")
+@click.option("--constraint", "constraints", multiple=True, metavar="PLACE:KIND...",
+              help="on the other cards (repeatable): PLACE:points:LO..HI, PLACE:suit=H:LO..HI, "
+                   "PLACE:rank=J:LO..HI, PLACE:holds=JC; places hand0, hand1, ... in turn order")
+@click.option("--deals", type=int, default=20_000, show_default=True,
+              help="deals of the other cards to play")
+@click.option("--deal", type=int, default=0, show_default=True,
+              help="which deal of the game (its contract)")
+@with_common
+@click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object, its rows in 'rows'")
+def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, rules_file,
+         strategy_opts, threads, as_json):
+    """What a hand is worth: the other cards dealt at random (under --constraint), the deal
+    played out many times by the strategies, the hand's chances tabulated."""
+    import json
+
+    from cardsim.simulator.api import hand as hand_table
+
+    g = _game(game)
+    rules = _rule_texts(g, players, rule_opts, rules_file)
+    result = hand_table(g.name, cards, seat=seat, constraints=constraints,
+                        deals=_count(deals, "--deals"), strategies=list(strategy_opts),
+                        rules=rules, seed=_seed(seed), deal=deal, threads=threads)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"{g.name}: hand {cards} in place {seat}, deal {deal}, {result['deals']:,} "
+               f"deals, seed {seed}")
+    key = next(k for k in result["rows"][0] if k.endswith("_rate"))
+    for r in result["rows"]:
+        click.echo(f"  {r['turn']:>4}  {key} {r[key]:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]")
+    for k in ("went_out", "penalty"):
+        v = result.get(k + "_rate", result.get(k))
+        if v is not None:
+            click.echo(f"  {k}: {v:.3f}  [{result[k + '_lo']:.3f}, {result[k + '_hi']:.3f}]")
+
+
+@cli.command()
+@game_arg
 @click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=V1,V2,...",
               help="a rule option, T.PARAM (team T's strategy parameter; T a number or all) "
                    "or T.strategy, with its values; repeat for a grid")

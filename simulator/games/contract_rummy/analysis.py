@@ -428,3 +428,50 @@ def report_sections(dirs: list[Path]) -> list:
         if name in tables:
             sec.tables.append((name, tables[name]))
     return [sec]
+
+
+# ---------------------------------------------------------------- hand analysis (cardsim hand)
+
+HAND_TURNS = 20  # own turns the hand table shows
+
+
+def hand_setup(g, rules: dict, deal: int) -> dict:
+    """The rules of a one-deal game played in deal ``deal``'s contract (the hand analysis of
+    ``cardsim hand``): the contract and its cards, and all at once only if that deal is."""
+    from cardsim.simulator.errors import UsageError
+
+    contracts = rules["contracts"]
+    if not 0 <= deal < len(contracts):
+        raise UsageError(f"--deal {deal}: allowed 0..{len(contracts) - 1} (the deals of the "
+                         "rules' contracts)")
+    one = dict(rules)
+    one["contracts"] = [contracts[deal]]
+    one["last_deal_all_at_once"] = bool(rules["last_deal_all_at_once"]
+                                        and deal == len(contracts) - 1)
+    return g.rules.resolve(one)
+
+
+def hand_rows(deals: pl.DataFrame, seat: int) -> dict:
+    """The hand's table from the deals of its runs (one per game, deal 0): the chance its
+    contract is down by its own turn t (t = 1 ... HAND_TURNS), of going out first, and its
+    expected penalty, each with a 95% interval."""
+    from cardsim.analysis.stats import Z95, wilson
+
+    mine = deals.filter((pl.col("deal_index") == 0) & (pl.col("seat_order") == seat))
+    n = mine.height
+    down = mine["down_turn"].fill_null(1 << 20).to_numpy()
+    rows = []
+    for t in range(1, HAND_TURNS + 1):
+        k = int((down <= t).sum())
+        lo, hi = wilson(k, n)
+        rows.append({"turn": t, "down_rate": k / n, "lo": min(lo, k / n),
+                     "hi": max(hi, k / n)})  # no rounding past the rate at 0 or 1
+    out = int(mine["went_out"].sum())
+    pen = mine["penalty"].cast(pl.Float64)
+    half = Z95 * float(pen.std() or 0.0) / n ** 0.5
+    olo, ohi = wilson(out, n)
+    return {"deals": n, "rows": rows,
+            "went_out_rate": out / n, "went_out_lo": min(olo, out / n),
+            "went_out_hi": max(ohi, out / n),
+            "penalty": float(pen.mean()), "penalty_lo": float(pen.mean()) - half,
+            "penalty_hi": float(pen.mean()) + half}

@@ -1,0 +1,77 @@
+"""`cardsim hand` (simulator.api.hand): a hand's chances over random deals of the other cards.
+Contract Rummy so far: the chance the contract is down by each own turn, of going out first,
+the expected penalty."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cardsim.simulator.api import hand
+
+CLI = [sys.executable, "-m", "cardsim"]
+TWO_SETS = "7S 7H 7D 9C 9D 9H 2S 5S 8D KC"  # contract 1 (two sets) already held
+LOOSE = "7S 7H 2D 9C QD 4H 2S 5S 8D KC"
+
+
+def test_a_hand_holding_its_contract_is_down_at_once():
+    r = hand("contract-rummy", TWO_SETS, deals=400, strategies=["lay_down_at_once"], seed=3)
+    assert r["deals"] == 400
+    assert r["rows"][0]["turn"] == 1 and r["rows"][0]["down_rate"] == 1.0
+    assert r["rows"][0]["hi"] >= 1.0 - 1e-9 and r["rows"][0]["lo"] > 0.98
+
+
+def test_the_table_rises_with_the_turn_and_reproduces():
+    a = hand("contract-rummy", LOOSE, deals=600, seed=5, threads=1)
+    b = hand("contract-rummy", LOOSE, deals=600, seed=5, threads=2)
+    assert a == b
+    rates = [r["down_rate"] for r in a["rows"]]
+    assert rates == sorted(rates) and rates[0] < rates[-1]
+    assert all(r["lo"] <= r["down_rate"] <= r["hi"] for r in a["rows"])
+    assert 0 <= a["went_out_lo"] <= a["went_out_rate"] <= a["went_out_hi"] <= 1
+    assert a["penalty_lo"] <= a["penalty"] <= a["penalty_hi"]
+    other = hand("contract-rummy", LOOSE, deals=600, seed=6)
+    assert other["rows"] != a["rows"]
+
+
+def test_constraints_on_the_other_hands_change_the_answer():
+    free = hand("contract-rummy", LOOSE, deals=500, seed=2)
+    # every opponent holding both jokers' worth of help: the next player holds two jokers
+    held = hand("contract-rummy", LOOSE, deals=500, seed=2,
+                constraints=["hand1:holds=JK:2..2"])
+    assert held["constraints"] == ["hand1:holds=JK:2..2"]
+    assert held["rows"] != free["rows"]
+
+
+def test_the_command_prints_one_json_object():
+    p = subprocess.run(CLI + ["hand", "contract-rummy", "--hand", TWO_SETS, "--deals", "300",
+                              "--strategy", "lay_down_at_once", "--json"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert len(out["rows"]) == 20
+    assert {"turn", "down_rate", "lo", "hi"} <= set(out["rows"][0])
+    assert out["rows"][0]["down_rate"] == 1.0
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--hand", "7S 7H 1D"], "'1D' is not a card"),
+    (["--hand", "7S 7H 7D"], "3 cards, but a hand in this deal has 10"),
+    (["--hand", "7S 7S 7S 9C 9D 9H 2S 5S 8D KC"], "7S is fixed more often"),
+    (["--hand", TWO_SETS, "--seat", "4"], "--seat 4: allowed 0..3"),
+    (["--hand", TWO_SETS, "--deal", "9"], "--deal 9: allowed 0..6"),
+    (["--hand", TWO_SETS, "--constraint", "hand5:points:1..2"], "no place 'hand5'"),
+    (["--hand", TWO_SETS, "--deals", "0"], "--deals 0"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, says):
+    p = subprocess.run(CLI + ["hand", "contract-rummy", *args], capture_output=True, text=True,
+                       timeout=600)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr
+    assert p.stdout == ""
+
+
+def test_a_game_without_its_hand_table_says_so():
+    p = subprocess.run(CLI + ["hand", "fifty-six", "--hand", "JC"], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 2 and "not available for fifty-six yet" in p.stderr
