@@ -112,3 +112,19 @@ def quantile_from_counts(values: list, counts: list, q: float, linear: bool = Fa
     lo = math.floor(h)
     a = at(lo)
     return a + (h - lo) * (at(lo + 1) - a) if h > lo else float(a)
+
+
+def rate_interval(k: int, n: int) -> tuple[float, float, float]:
+    """``k`` of ``n`` as (rate, lo, hi), the Wilson 95% interval, which never lies past the
+    rate itself (rounding would put it there at 0 and 1)."""
+    lo, hi = wilson(k, n)
+    r = k / n
+    return r, min(lo, r), max(hi, r)
+
+
+def mean_interval(values: pl.Series) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval (normal approximation)."""
+    v = values.cast(pl.Float64)
+    m = float(v.mean())
+    half = Z95 * float(v.std() or 0.0) / len(v) ** 0.5
+    return m, m - half, m + half

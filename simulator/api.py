@@ -190,14 +190,14 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
         raise UsageError(f"--seat {seat}: allowed 0..{n - 1} (the place in turn order, 0 "
                          "plays first)")
     pm = import_module(g.position_module)
-    places = pm.places(played, n - 1)  # counted from the first player
+    places = pm.turn_places(played)  # hand0 plays first
     mine = C.parse_cards(cards, "--hand")
     size = len(places[f"hand{seat}"])
     if len(mine) != size:
         raise UsageError(f"--hand: {len(mine)} cards, but a hand in this deal has {size}")
     spec = C.build(pm.deck(played), places, {f"hand{seat}": mine},
                    [C.parse_constraint(t, places) for t in constraints],
-                   getattr(pm, "POINTS", None))
+                   None)
     run = RunSpec(g, played, list(strategies), seed, deals, seating="fixed",
                   fixed_deal=spec)
     runner = Runner(run)

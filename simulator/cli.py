@@ -232,10 +232,9 @@ def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, 
     key = next(k for k in result["rows"][0] if k.endswith("_rate"))
     for r in result["rows"]:
         click.echo(f"  {r['turn']:>4}  {key} {r[key]:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]")
-    for k in ("went_out", "penalty"):
+    for k in [k[:-3] for k in result if k.endswith("_lo")]:  # the summary values
         v = result.get(k + "_rate", result.get(k))
-        if v is not None:
-            click.echo(f"  {k}: {v:.3f}  [{result[k + '_lo']:.3f}, {result[k + '_hi']:.3f}]")
+        click.echo(f"  {k}: {v:.3f}  [{result[k + '_lo']:.3f}, {result[k + '_hi']:.3f}]")
 
 
 @cli.command()

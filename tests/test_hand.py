@@ -1,6 +1,7 @@
 """`cardsim hand` (simulator.api.hand): a hand's chances over random deals of the other cards.
-Contract Rummy so far: the chance the contract is down by each own turn, of going out first,
-the expected penalty."""
+Contract Rummy: the chance the contract is down by each own turn, of going out first, the
+expected penalty; Hand and Foot: the chance the team has made the minimum meld by each own
+turn, of going out first, the expected deal score."""
 import json
 import subprocess
 import sys
@@ -43,6 +44,24 @@ def test_constraints_on_the_other_hands_change_the_answer():
     assert held["rows"] != free["rows"]
 
 
+STRONG_HF = "JK JK 2S 2H AS AS AH KS KS KH QS QS QH"  # well over the first minimum meld
+WEAK_HF = "4S 5H 6D 7C 8S 9H 10D 3C 4H 5D 6C 7S 8H"
+
+
+def test_hand_and_foot_a_strong_hand_melds_at_once_and_beats_a_weak_one():
+    strong = hand("hand-and-foot", STRONG_HF, deals=300, seed=1)
+    weak = hand("hand-and-foot", WEAK_HF, deals=300, seed=1)
+    assert strong["rows"][0]["melded_rate"] >= 0.99
+    assert weak["rows"][0]["melded_rate"] <= 0.05  # nothing to meld before a draw helps
+    rates = [r["melded_rate"] for r in weak["rows"]]
+    assert rates == sorted(rates)
+    assert strong["went_out_rate"] > weak["went_out_rate"]
+    assert strong["score_lo"] <= strong["score"] <= strong["score_hi"]
+    # a later deal asks more: the same weak hand melds later against deal 3's minimum
+    late = hand("hand-and-foot", WEAK_HF, deals=300, seed=1, deal=3)
+    assert late["rows"][4]["melded_rate"] < weak["rows"][4]["melded_rate"]
+
+
 def test_the_command_prints_one_json_object():
     p = subprocess.run(CLI + ["hand", "contract-rummy", "--hand", TWO_SETS, "--deals", "300",
                               "--strategy", "lay_down_at_once", "--json"],
@@ -62,9 +81,12 @@ def test_the_command_prints_one_json_object():
     (["--hand", TWO_SETS, "--deal", "9"], "--deal 9: allowed 0..6"),
     (["--hand", TWO_SETS, "--constraint", "hand5:points:1..2"], "no place 'hand5'"),
     (["--hand", TWO_SETS, "--deals", "0"], "--deals 0"),
+    (["--hand", WEAK_HF, "--deal", "4"], "--deal 4: allowed 0..3"),
+    (["--hand", "JK JK 2S"], "3 cards, but a hand in this deal has 13"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says):
-    p = subprocess.run(CLI + ["hand", "contract-rummy", *args], capture_output=True, text=True,
+    game = "hand-and-foot" if args[1] in (WEAK_HF, "JK JK 2S") else "contract-rummy"
+    p = subprocess.run(CLI + ["hand", game, *args], capture_output=True, text=True,
                        timeout=600)
     lines = p.stderr.strip().splitlines()
     assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr

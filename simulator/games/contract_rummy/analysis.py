@@ -455,23 +455,17 @@ def hand_rows(deals: pl.DataFrame, seat: int) -> dict:
     """The hand's table from the deals of its runs (one per game, deal 0): the chance its
     contract is down by its own turn t (t = 1 ... HAND_TURNS), of going out first, and its
     expected penalty, each with a 95% interval."""
-    from cardsim.analysis.stats import Z95, wilson
+    from cardsim.analysis.stats import mean_interval, rate_interval
 
     mine = deals.filter((pl.col("deal_index") == 0) & (pl.col("seat_order") == seat))
     n = mine.height
     down = mine["down_turn"].fill_null(1 << 20).to_numpy()
     rows = []
     for t in range(1, HAND_TURNS + 1):
-        k = int((down <= t).sum())
-        lo, hi = wilson(k, n)
-        rows.append({"turn": t, "down_rate": k / n, "lo": min(lo, k / n),
-                     "hi": max(hi, k / n)})  # no rounding past the rate at 0 or 1
-    out = int(mine["went_out"].sum())
-    pen = mine["penalty"].cast(pl.Float64)
-    half = Z95 * float(pen.std() or 0.0) / n ** 0.5
-    olo, ohi = wilson(out, n)
+        r, lo, hi = rate_interval(int((down <= t).sum()), n)
+        rows.append({"turn": t, "down_rate": r, "lo": lo, "hi": hi})
+    out = rate_interval(int(mine["went_out"].sum()), n)
+    pen = mean_interval(mine["penalty"])
     return {"deals": n, "rows": rows,
-            "went_out_rate": out / n, "went_out_lo": min(olo, out / n),
-            "went_out_hi": max(ohi, out / n),
-            "penalty": float(pen.mean()), "penalty_lo": float(pen.mean()) - half,
-            "penalty_hi": float(pen.mean()) + half}
+            **dict(zip(("went_out_rate", "went_out_lo", "went_out_hi"), out)),
+            **dict(zip(("penalty", "penalty_lo", "penalty_hi"), pen))}

@@ -62,6 +62,11 @@ def deck(rules: dict) -> np.ndarray:
                     np.int64)
 
 
+def turn_places(rules: dict, deal: int = 0) -> dict[str, list[int]]:
+    """``places`` with the seats counted in turn order from the first player (hand0)."""
+    return places(rules, int(rules["players"]) - 1, deal)
+
+
 def places(rules: dict, dealer: int, deal: int = 0) -> dict[str, list[int]]:
     """Where each seat's hand and the upcard lie in the dealt deck of deal ``deal`` (its
     contract sets the hand size) that ``dealer`` deals (constrained dealing,

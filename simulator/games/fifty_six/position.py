@@ -57,6 +57,11 @@ def deck(rules: dict) -> np.ndarray:
     return (K.DECK_64 if n * (12 if n == 4 else 8) == 64 else K.DECK_48).astype(np.int64)
 
 
+def turn_places(rules: dict) -> dict[str, list[int]]:
+    """``places`` with the seats counted in turn order from the first player (hand0)."""
+    return places(rules, int(rules["players"]) - 1)
+
+
 def places(rules: dict, dealer: int) -> dict[str, list[int]]:
     """Where each seat's hand lies in the dealt deck of a deal that ``dealer`` deals with every
     seat at the table (constrained dealing, simulator.constrained): ``hand<seat>``."""

@@ -205,3 +205,45 @@ def report_sections(dirs: list[Path]) -> list:
     sec.tables.append(("per deal", tables["deals"]))
     sec.tables.append(("per team", tables["teams"]))
     return [sec]
+
+
+# ---------------------------------------------------------------- hand analysis (cardsim hand)
+
+HAND_TURNS = 20  # own turns the hand table shows
+
+
+def hand_setup(g, rules: dict, deal: int) -> dict:
+    """The rules of a one-deal game played as deal ``deal`` (its minimum meld): the hand
+    analysis of ``cardsim hand``."""
+    from cardsim.simulator.errors import UsageError
+
+    if not 0 <= deal < rules["deals"]:
+        raise UsageError(f"--deal {deal}: allowed 0..{rules['deals'] - 1} (the rules' deals)")
+    one = dict(rules)
+    one["deals"] = 1
+    one["min_meld"] = [rules["min_meld"][deal]]
+    return g.rules.resolve(one)
+
+
+def hand_rows(deals: pl.DataFrame, seat: int) -> dict:
+    """The hand's table from the deals of its runs (deal 0 of each game, the hand's team):
+    the chance its team has made the minimum meld by the hand's own turn t (t = 1 ...
+    HAND_TURNS), of going out first, and the team's expected deal score, each with a 95%
+    interval."""
+    from cardsim.analysis.stats import mean_interval, rate_interval
+
+    d0 = deals.filter(pl.col("deal_index") == 0)
+    players = int(d0["players"][0])
+    teams = players // 2 if players in (4, 6) else players
+    mine = d0.filter(pl.col("team") == ((pl.col("first_seat") + seat) % players) % teams)
+    n = mine.height
+    melded = mine["initial_meld_turn"].fill_null(1 << 20).to_numpy()
+    rows = []
+    for t in range(1, HAND_TURNS + 1):
+        r, lo, hi = rate_interval(int((melded <= (t - 1) * players + seat + 1).sum()), n)
+        rows.append({"turn": t, "melded_rate": r, "lo": lo, "hi": hi})
+    out = rate_interval(int(mine["went_out"].sum()), n)
+    score = mean_interval(mine["score"])
+    return {"deals": n, "rows": rows,
+            **dict(zip(("went_out_rate", "went_out_lo", "went_out_hi"), out)),
+            **dict(zip(("score", "score_lo", "score_hi"), score))}

@@ -56,6 +56,12 @@ def deck(rules: dict) -> np.ndarray:
     return K.FULL_DECK[:54 * int(rules["decks"])].astype(np.int64)
 
 
+def turn_places(rules: dict) -> dict[str, list[int]]:
+    """``places`` with the seats counted in turn order from the first player (hand0)."""
+    n = int(rules["players"])
+    return places(rules, 0 if rules["first_player"] == "hand_dealer" else n - 1)
+
+
 def places(rules: dict, dealer: int) -> dict[str, list[int]]:
     """Where each seat's hand and foot and the upcard lie in the dealt deck of a deal that
     ``dealer`` deals (constrained dealing, simulator.constrained): ``hand<seat>``,
