@@ -48,6 +48,12 @@ def prepare_out_dir(out: Path) -> Path:
     return out
 
 
+def check_mode(g, deals_mode: bool) -> None:
+    """--deals only for a game with a deals mode (56)."""
+    if deals_mode and not g.supports_deals_mode:
+        raise UsageError(f"--deals is not available for {g.name} (use --games)")
+
+
 def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
         resume: bool = False) -> dict:
     """Play the run and write deals-*.parquet / games-*.parquet chunks, then run.json last.
@@ -71,8 +77,7 @@ def run(spec: RunSpec, out: Path, progress: bool | None = None, stop=None,
                              "on this machine")
     else:
         threads = spec.threads or 1  # per task: Ray runs one task per CPU
-    if spec.deals_mode and not g.supports_deals_mode:
-        raise UsageError(f"--deals is not available for {g.name} (use --games)")
+    check_mode(g, spec.deals_mode)
     if resume and stop is not None:
         raise UsageError("--resume cannot be combined with --precision")
     runner = Runner(spec)  # validates strategies before anything is written

@@ -118,7 +118,7 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
         chunk_size, out, debug_invariants, quiet, backend, address, seating, precision, metric,
         resume):
     """Simulate and write Parquet tables plus run.json."""
-    from cardsim.simulator.batch import RunSpec, default_out, run as run_batch
+    from cardsim.simulator.batch import RunSpec, check_mode, default_out, run as run_batch
 
     g = _game(game)
     if games is not None and deals is not None:
@@ -127,6 +127,7 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
                         (chunk_size, "--chunk-size")):
         _count(value, name)
     deals_mode = deals is not None
+    check_mode(g, deals_mode)  # before --precision reads the game's metrics for that mode
     default = 10_000 if precision is None else 10_000_000
     count = deals if deals_mode else (games if games is not None else default)
     stop = None

@@ -44,6 +44,8 @@ def test_run_writes_tables_and_run_json(tmp_path):
     (["run", "fifty-six", "--games", "5", "--deals", "5"], "either --games or --deals"),
     (["run", "fifty-six", "--threads", "64"], "--threads 64"),
     (["run", "fifty-six", "--seed", "abc"], "seed"),
+    # found by the command-line fuzz test: --precision read a deals mode the game lacks
+    (["run", "hand-and-foot", "--deals", "2", "--precision", "4"], "--deals is not available"),
     (["rules", "bridge"], "unknown game"),
     (["replay", "fifty-six", "--game-index", "-1"], "--game-index"),
 ])
