@@ -23,11 +23,22 @@ STRATS = st.one_of(
     JUNK)
 
 
+HANDS = st.one_of(st.sampled_from(["7S 7H 7D 9C 9D 9H 2S 5S 8D KC", "JC", "",
+                                   "JK JK 2S 2H AS AS AH KS KS KH QS QS QH", "7S,7H 1D"]), JUNK)
+CONSTRAINTS = st.one_of(st.sampled_from(["hand1:points:1..5", "hand0:holds=JK", "hand9:suit=H:1",
+                                         "hand1:rank=J:0..1", "upcard:holds=JK:3..4",
+                                         "hand1:points:5..1", ":::"]), JUNK)
+
+
 @st.composite
 def command_lines(draw):
     cmd = draw(st.sampled_from(["run", "sweep", "compare", "rules", "strategies", "schema",
-                                "replay"]))
+                                "replay", "hand"]))
     args = [cmd, draw(st.sampled_from(GAMES))]
+    if cmd == "hand":
+        args += ["--hand", draw(HANDS), "--deals", draw(st.sampled_from(["20", "0", "x"]))]
+        for _ in range(draw(st.integers(0, 2))):
+            args += ["--constraint", draw(CONSTRAINTS)]
     for _ in range(draw(st.integers(0, 3))):
         args += ["--rule", f"{draw(st.sampled_from(RULE_KEYS))}={draw(VALUES)}"]
     for _ in range(draw(st.integers(0, 2))):
@@ -57,6 +68,8 @@ def command_lines(draw):
 @example(["run", "fifty-six", "--deals", "4", "--rule", "players=6"])  # ones that work, too
 @example(["sweep", "hand-and-foot", "--games", "2", "--vary", "min_meld=0/0/0/0,50/50/50/50"])
 @example(["rules", "contract-rummy"])
+@example(["hand", "contract-rummy", "--hand", "7S 7H 7D 9C 9D 9H 2S 5S 8D KC", "--deals", "20",
+          "--constraint", "hand1:holds=JK"])
 def test_random_command_lines_never_crash(tmp_path, capsys, argv):
     out = tmp_path / uuid.uuid4().hex
     if argv[0] in ("run", "sweep", "compare"):
