@@ -196,8 +196,7 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
     if len(mine) != size:
         raise UsageError(f"--hand: {len(mine)} cards, but a hand in this deal has {size}")
     spec = C.build(pm.deck(played), places, {f"hand{seat}": mine},
-                   [C.parse_constraint(t, places) for t in constraints],
-                   None)
+                   [C.parse_constraint(t, places) for t in constraints], pm.CARD_POINTS)
     run = RunSpec(g, played, list(strategies), seed, deals, seating="fixed",
                   fixed_deal=spec)
     runner = Runner(run)

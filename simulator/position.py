@@ -220,6 +220,29 @@ def deal_unseen(pool: list[int], others: list[int], size: int, played: dict, voi
     return hands, [pool[j] for j in order[at:]]
 
 
+def first_consistent(draw, consistent, tries: int) -> Position:
+    """A resample's loop: draw candidate positions until one is consistent with the view.
+    ``draw()`` returns a candidate Position or, when it could not make one, the reason (a
+    short text); ``consistent(position)`` says whether the candidate replays as the seat saw
+    it (raising TapeError when its tape is not legal on its cards). Refused after ``tries``
+    draws, naming how often each reason came up."""
+    why: dict[str, int] = {}
+    for _ in range(tries):
+        got = draw()
+        if isinstance(got, str):
+            reason = got
+        else:
+            try:
+                if consistent(got):
+                    return got
+                reason = "not the events seen"
+            except TapeError:
+                reason = "not a legal tape"
+        why[reason] = why.get(reason, 0) + 1
+    raise ValueError(f"no deal consistent with the view in {tries} tries ("
+                     + ", ".join(f"{k}: {v}" for k, v in why.items()) + ")")
+
+
 def play_tracked(game, rules: dict, strategies: list[str], seed: int, game_index: int,
                  deals_mode: bool = False, rot_k: int = 0, registry=None, debug: bool = True):
     """Game ``game_index`` played whole through the tracking driver (no stop): its rows as

@@ -42,6 +42,9 @@ def test_constraints_on_the_other_hands_change_the_answer():
                 constraints=["hand1:holds=JK:2..2"])
     assert held["constraints"] == ["hand1:holds=JK:2..2"]
     assert held["rows"] != free["rows"]
+    # points are the game's penalty points: a next player with few of them
+    low = hand("contract-rummy", LOOSE, deals=500, seed=2, constraints=["hand1:points:0..40"])
+    assert low["rows"] != free["rows"]
 
 
 STRONG_HF = "JK JK 2S 2H AS AS AH KS KS KH QS QS QH"  # well over the first minimum meld

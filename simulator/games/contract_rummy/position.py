@@ -17,8 +17,9 @@ import numpy as np
 
 from cardsim.simulator import track as T
 from cardsim.simulator.cards import JOKER, parse
-from cardsim.simulator.position import Position, TapeError, events
+from cardsim.simulator.position import Position, events, first_consistent
 from cardsim.simulator.games.contract_rummy import kernel as K
+from cardsim.simulator.games.contract_rummy import view as V
 
 _DECK = K.H_DECK - T.T_HEAD  # where the deck starts in a position's header
 _STREAM = K.H_STREAM - T.T_HEAD
@@ -53,6 +54,10 @@ def _dealt(deal: dict, seats: int) -> dict[int, list[int]]:
     for i in range(seats * each):
         out[(first + i) % seats].append(i)
     return out
+
+
+# what a points constraint counts (simulator.constrained): the cards' penalty points
+CARD_POINTS = np.asarray(V.PENALTY, np.int64)
 
 
 def deck(rules: dict) -> np.ndarray:
@@ -152,7 +157,7 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
     seats = int(base.rules["players"])
     ncards = _ncards(base.rules)
     deck0 = base.header[_DECK:_DECK + ncards]
-    full = [i % 52 if i < 52 * int(base.rules["decks"]) else JOKER for i in range(ncards)]
+    full = deck(base.rules).tolist()
     for c in deck0:
         if c >= 0:
             full.remove(int(c))
@@ -161,8 +166,8 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
                    seats)
     reshuffled = any(e["event"] == "reshuffle" for e in evs)
     others = [s for s in range(seats) if s != seat]
-    why: dict[str, int] = {}
-    for _ in range(tries):
+
+    def draw():
         pool: dict[int, list[int]] = {}
         for c in rng.permutation(full):
             pool.setdefault(int(c), []).append(int(c))
@@ -227,8 +232,7 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
             if failed:
                 break
         if failed:
-            why[failed] = why.get(failed, 0) + 1
-            continue
+            return failed
         rest = [c for k in pool for c in pool[k]]
         rng.shuffle(rest)
         free = [i for i in range(ncards) if deck[i] < 0]
@@ -239,13 +243,6 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
         if not reshuffled:  # a reshuffle to come: its order is unknown too
             pos.header[_STREAM] = int(rng.integers(-(1 << 62), 1 << 62))
             pos.header[_STREAM + 1] = 0
-        try:
-            if _as_seen(_deal_events(pos), seat) != evs:
-                why["not the events seen"] = why.get("not the events seen", 0) + 1
-                continue
-        except TapeError:
-            why["not a legal tape"] = why.get("not a legal tape", 0) + 1
-            continue
         return pos
-    raise ValueError(f"no deal consistent with the view in {tries} tries ("
-                     + ", ".join(f"{k}: {v}" for k, v in why.items()) + ")")
+
+    return first_consistent(draw, lambda pos: _as_seen(_deal_events(pos), seat) == evs, tries)

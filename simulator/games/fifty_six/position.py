@@ -13,7 +13,7 @@ import numpy as np
 
 from cardsim.simulator import track as T
 from cardsim.simulator.cards import parse
-from cardsim.simulator.position import Position, TapeError, deal_unseen, events, resume
+from cardsim.simulator.position import Position, deal_unseen, events, first_consistent, resume
 from cardsim.simulator.games.fifty_six import kernel as K
 from cardsim.simulator.games.fifty_six import view as V
 
@@ -49,6 +49,10 @@ def _blocks(evs, pos: Position) -> dict[int, slice]:
         while s not in seats:
             s = (s + d["direction"]) % n
     return out
+
+
+# what a points constraint counts (simulator.constrained): the cards' points
+CARD_POINTS = V.POINTS.astype(np.int64)
 
 
 def deck(rules: dict) -> np.ndarray:
@@ -130,6 +134,7 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
     played = {s: [c for p, c in view.plays if p == s] for s in blocks}
     own = [int(c) for c in base.header[blocks[view.seat]]]
     size = blocks[view.seat].stop - blocks[view.seat].start
+    # the active seats' deck (in a later deal of a pairs game, seats may have left)
     pool = [int(c) for c in (K.DECK_64 if size * len(blocks) == 64 else K.DECK_48)]
     for c in own + [c for s in played if s != view.seat for c in played[s]]:
         pool.remove(c)
@@ -138,14 +143,15 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
     nteams = players // 2 if base.rules["team_layout"] == "pairs" else 2
     team_of = {s: s % nteams for s in blocks}
     weak_on = base.rules["redeal_weak_hands"]
-    for _ in range(tries):
+
+    def draw():
         dealt = deal_unseen(pool, others, size, played, view.voids, rng)
         if dealt is None:
-            continue
+            return "a void broken"
         hands = {view.seat: own, **dealt[0]}
         seats = sorted(hands)
         if weak_on and _weak([hands[s] for s in seats], [team_of[s] for s in seats]):
-            continue
+            return "a weak deal (redealt)"
         pos = base.copy()
         for s in others:
             pos.header[blocks[s]] = hands[s]
@@ -153,10 +159,8 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
             code = int(pos.tape[k])
             pos.tape[k] = V.bid_code(V.call_value(code), int(rng.integers(4)),
                                      V.call_form(code))
-        try:  # the tape is legal on these cards (the kernel checks every answer)
-            if resume(pos, ["random"], stop=len(pos.tape)) is None:
-                continue
-        except TapeError:
-            continue
         return pos
-    raise ValueError(f"no deal consistent with the view in {tries} tries")
+
+    # the tape is legal on the candidate's cards (the kernel checks every answer)
+    return first_consistent(draw, lambda pos: resume(pos, ["random"], stop=len(pos.tape))
+                            is not None, tries)

@@ -18,7 +18,7 @@ from itertools import product
 import numpy as np
 
 from cardsim.simulator import track as T
-from cardsim.simulator.position import Position, TapeError, events
+from cardsim.simulator.position import Position, events, first_consistent
 from cardsim.simulator.games.hand_and_foot import kernel as K
 from cardsim.simulator.games.hand_and_foot.view import BLACK3, JOKER, KIND_NAMES, KIND_OF, \
     RED3, TWO, VALUE
@@ -49,6 +49,10 @@ def _layout(pos: Position, deal: dict) -> _Layout:
     hands = {s: range(i * hs, (i + 1) * hs) for i, s in enumerate(seats)}
     feet = {s: range(n * hs + i * fs, n * hs + (i + 1) * fs) for i, s in enumerate(seats)}
     return _Layout(hands, feet, n * (hs + fs), 54 * int(r["decks"]))
+
+
+# what a points constraint counts (simulator.constrained): the cards' meld values
+CARD_POINTS = np.array([VALUE[KIND_OF[c]] for c in range(53)], np.int64)
 
 
 def deck(rules: dict) -> np.ndarray:
@@ -163,15 +167,15 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
     evs = view.seen
     lay = _layout(base, evs[0])
     deck0 = base.header[_DECK:_DECK + lay.ncards]
-    full = [int(c) for c in K.FULL_DECK[:lay.ncards]]
+    full = deck(base.rules).tolist()
     for c in deck0:
         if c >= 0:
             full.remove(int(c))
     draws = _draws(evs, lay)
     by_event = {i: (s, at) for i, s, at in draws}
     others = [s for s in lay.hands if s != seat]
-    why = {"too few plain cards": 0, "not the events seen": 0, "not a legal tape": 0}
-    for _ in range(tries):
+
+    def draw():
         pool: dict[int, list[int]] = {}
         for c in rng.permutation(full):
             pool.setdefault(int(KIND_OF[c]), []).append(int(c))
@@ -271,40 +275,24 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
                 failed = f"placing a {ev} seen"
                 break
         if not ok:
-            why[failed] = why.get(failed, 0) + 1
-            continue
+            return failed
         rest = [c for k in pool for c in pool[k]]
         rng.shuffle(rest)
         reds = [c for c in rest if KIND_OF[c] == RED3]
         plain = [c for c in rest if KIND_OF[c] != RED3]
-        holding = [i for s in others for i in held[s] if deck[i] < 0]
-        for i in holding:
+        for i in (i for s in others for i in held[s] if deck[i] < 0):  # cards held now
             j = next((j for j, c in enumerate(plain)
                       if KIND_OF[c] not in banned.get(i, ())), None)
             if j is None:
-                break
+                return "too few plain cards"
             deck[i] = plain.pop(j)
-        else:
-            j = 0
-        if j is None:
-            why["too few plain cards"] += 1
-            continue
         future = [i for i in range(lay.ncards) if deck[i] < 0]
         rest = reds + plain
         rng.shuffle(rest)
-        if len(rest) != len(future):
-            continue
-        for i, c in zip(future, rest):
+        for i, c in zip(future, rest, strict=True):
             deck[i] = c
         pos = base.copy()
         pos.header[_DECK:_DECK + lay.ncards] = deck
-        try:
-            if _as_seen(_deal_events(pos), seat) != evs:
-                why["not the events seen"] += 1
-                continue
-        except TapeError:
-            why["not a legal tape"] += 1
-            continue
         return pos
-    raise ValueError(f"no deal consistent with the view in {tries} tries ("
-                     + ", ".join(f"{k}: {v}" for k, v in why.items() if v) + ")")
+
+    return first_consistent(draw, lambda pos: _as_seen(_deal_events(pos), seat) == evs, tries)
