@@ -72,6 +72,18 @@ def _legend(what: str, labels: dict[str, str]) -> tuple[str, list[tuple[str, str
     return what, [(v, k) for k, v in labels.items()]
 
 
+def turn_table_lines(result: dict) -> list[str]:
+    """A hand table by turn (cardsim hand for the rummies) as terminal lines: each turn's
+    rate with its 95% interval, then the summary values."""
+    key = next(k for k in result["rows"][0] if k.endswith("_rate"))
+    out = [f"  {r['turn']:>4}  {key} {r[key]:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]"
+           for r in result["rows"]]
+    for k in [k[:-3] for k in result if k.endswith("_lo")]:
+        v = result.get(k + "_rate", result.get(k))
+        out.append(f"  {k}: {v:.3f}  [{result[k + '_lo']:.3f}, {result[k + '_hi']:.3f}]")
+    return out
+
+
 def pyplot():
     import matplotlib
 

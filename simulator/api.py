@@ -162,12 +162,13 @@ def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=No
 
 def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (),
          deals: int = 20_000, strategies: Sequence[str] = (), rules=None, seed: int = 0,
-         deal: int = 0, threads: int | None = None) -> dict:
+         deal: int = 0, threads: int | None = None, contract: str | None = None) -> dict:
     """What the hand ``cards`` (written as the replay logs write cards: ``"7S 7H 7D 9C"``) is
     worth to the player in place ``seat`` of the turn order (0 plays first), over ``deals``
     deals of the other cards at random under ``constraints`` (``PLACE:points:LO..HI`` ...; see
     docs/commands.md): the game's hand table as a dict whose ``rows`` hold one row each.
-    ``deal``: which deal of the game (its contract or minimum meld)."""
+    ``deal``: which deal of the game (its contract or minimum meld). 56: the hand is the
+    bidder's, in every contract or in ``contract`` alone (``"40C"``, ``"44NTx"``)."""
     import numba
 
     from cardsim.simulator import constrained as C
@@ -197,14 +198,22 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
         raise UsageError(f"--hand: {len(mine)} cards, but a hand in this deal has {size}")
     spec = C.build(pm.deck(played), places, {f"hand{seat}": mine},
                    [C.parse_constraint(t, places) for t in constraints], pm.CARD_POINTS)
-    run = RunSpec(g, played, list(strategies), seed, deals, seating="fixed",
-                  fixed_deal=spec)
-    runner = Runner(run)
-    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    if hasattr(an, "hand_plays"):
+        plays = an.hand_plays(g, played, seat, contract)
+    elif contract is not None:
+        raise UsageError(f"--contract: {g.name} has no fixed contracts (a 56 study setting)")
+    else:
+        plays = {"": played}
+    nthreads = threads or numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(nthreads)
     chunk = g.default_chunk(False)
-    parts = [runner.play_chunk(first, min(chunk, deals - first),
-                               threads or numba.config.NUMBA_NUM_THREADS)[0]
-             for first in range(0, deals, chunk)]
-    table = an.hand_rows(pl.concat(parts), seat)
+    frames = {}
+    for label, rules_k in plays.items():  # every run on the same seed: the same deals
+        runner = Runner(RunSpec(g, rules_k, list(strategies), seed, deals, seating="fixed",
+                                fixed_deal=spec))
+        frames[label] = pl.concat([runner.play_chunk(first, min(chunk, deals - first),
+                                                     nthreads)[0]
+                                   for first in range(0, deals, chunk)])
+    table = an.hand_rows(frames, seat, played)
     return {"game": g.name, "hand": cards, "seat": seat, "deal": deal, "seed": seed,
             "strategies": runner.described, "constraints": list(constraints), **table}

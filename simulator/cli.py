@@ -24,6 +24,15 @@ def _rule_texts(game, players, rule_opts, rules_file) -> list[str]:
     return texts + list(rule_opts)
 
 
+def _with_contract(game, rule_opts, contract) -> tuple:
+    """--contract X as the rule it stands for (contract=X), for the games that have it."""
+    if contract is None:
+        return tuple(rule_opts)
+    if "contract" not in game.rules.fields:
+        raise UsageError(f"--contract: {game.name} has no fixed contracts (a 56 study setting)")
+    return (*rule_opts, f"contract={contract}")
+
+
 def _rules(game, players, rule_opts, rules_file=None):
     return game.rules.resolve(_rule_texts(game, players, rule_opts, rules_file))
 
@@ -114,9 +123,12 @@ def cli():
 @click.option("--resume", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="continue an interrupted run in DIR (same options): only its missing "
                    "chunks are played")
+@click.option("--contract", default=None, metavar="seat=S,bid=B,trump=T",
+              help="56: play every deal in this contract, no auction (T: S, H, D, C, NT or "
+                   "best; short form 40C); the same as --rule contract=...")
 def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts, threads,
         chunk_size, out, debug_invariants, quiet, backend, address, seating, precision, metric,
-        resume):
+        resume, contract):
     """Simulate and write Parquet tables plus run.json."""
     from cardsim.simulator.batch import RunSpec, check_mode, default_out, run as run_batch
 
@@ -137,7 +149,7 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
         if precision is None:
             raise UsageError("--metric is used with --precision")
         stop = PrecisionStop(g, precision, metric, deals_mode)
-    rules = _rules(g, players, rule_opts, rules_file)
+    rules = _rules(g, players, _with_contract(g, rule_opts, contract), rules_file)
     spec = RunSpec(g, rules, list(strategy_opts), _seed(seed), count, deals_mode=deals_mode,
                    threads=threads, chunk_size=chunk_size, debug=debug_invariants,
                    seating=seating, backend=backend, address=_address(backend, address))
@@ -212,30 +224,30 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
 @with_common
 @click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
 @click.option("--json", "as_json", is_flag=True, help="one JSON object, its rows in 'rows'")
+@click.option("--contract", default=None, metavar="BID TRUMP",
+              help="56: analyse this one contract (40C, 44NTx) instead of every contract")
 def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, rules_file,
-         strategy_opts, threads, as_json):
+         strategy_opts, threads, as_json, contract):
     """What a hand is worth: the other cards dealt at random (under --constraint), the deal
     played out many times by the strategies, the hand's chances tabulated."""
     import json
 
+    from cardsim.analysis.report import turn_table_lines
     from cardsim.simulator.api import hand as hand_table
 
     g = _game(game)
     rules = _rule_texts(g, players, rule_opts, rules_file)
     result = hand_table(g.name, cards, seat=seat, constraints=constraints,
                         deals=_count(deals, "--deals"), strategies=list(strategy_opts),
-                        rules=rules, seed=_seed(seed), deal=deal, threads=threads)
+                        rules=rules, seed=_seed(seed), deal=deal, threads=threads,
+                        contract=contract)
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(f"{g.name}: hand {cards} in place {seat}, deal {deal}, {result['deals']:,} "
                f"deals, seed {seed}")
-    key = next(k for k in result["rows"][0] if k.endswith("_rate"))
-    for r in result["rows"]:
-        click.echo(f"  {r['turn']:>4}  {key} {r[key]:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]")
-    for k in [k[:-3] for k in result if k.endswith("_lo")]:  # the summary values
-        v = result.get(k + "_rate", result.get(k))
-        click.echo(f"  {k}: {v:.3f}  [{result[k + '_lo']:.3f}, {result[k + '_hi']:.3f}]")
+    for line in getattr(g.analysis(), "hand_lines", turn_table_lines)(result):
+        click.echo(line)
 
 
 @cli.command()

@@ -96,7 +96,76 @@ def test_bad_input_is_one_line_and_exit_2(args, says):
     assert p.stdout == ""
 
 
-def test_a_game_without_its_hand_table_says_so():
-    p = subprocess.run(CLI + ["hand", "fifty-six", "--hand", "JC"], capture_output=True,
-                       text=True, timeout=600)
-    assert p.returncode == 2 and "not available for fifty-six yet" in p.stderr
+ALL_SPADES = "JS JS 9S 9S AS AS 10S 10S KS KS QS QS"
+MIXED_56 = "JS JS 9S AS 10S JH 9H AH KC QC 10D KD"
+
+
+def test_fifty_six_every_trick_with_every_trump_in_hand():
+    # the first player holding all twelve spades takes every trick in spades and in no-trumps
+    r = hand("fifty-six", ALL_SPADES, deals=200, seed=1)
+    cell = {(x["trump"], x["bid"]): x for x in r["rows"]}
+    assert len(r["rows"]) == 5 * 29 and {x["trump"] for x in r["rows"]} == set("SHDC") | {"NT"}
+    assert cell["S", 56]["made_rate"] == 1.0 and cell["NT", 56]["made_rate"] == 1.0
+    assert cell["H", 56]["made_rate"] < 1.0  # the others trump the spades
+    assert r["best"]["bid"] == 56 and r["best"]["stake"] == 4.0  # the sheet's 56 band
+    assert cell["S", 40]["stake_doubled"] == 2 * cell["S", 40]["stake"] == 4.0
+
+
+def test_fifty_six_rates_fall_with_the_bid_and_reproduce():
+    a = hand("fifty-six", MIXED_56, deals=1500, seed=4, threads=1)
+    b = hand("fifty-six", MIXED_56, deals=1500, seed=4, threads=2)
+    assert a == b
+    for t in ("S", "H", "D", "C", "NT"):
+        rates = [x["made_rate"] for x in a["rows"] if x["trump"] == t]
+        assert rates == sorted(rates, reverse=True) and rates[0] > rates[-1]
+        assert all(x["lo"] <= x["made_rate"] <= x["hi"] for x in a["rows"])
+    best = max(a["rows"], key=lambda x: x["stake"])
+    assert a["best"]["stake"] == best["stake"] and a["best"]["trump"] == best["trump"]
+    # one contract, played at its own bid, on the same deals: the same as the table's cell
+    # (the built-in players never look at the bid's value)
+    one = hand("fifty-six", MIXED_56, deals=1500, seed=4, contract="40S")
+    cell = next(x for x in a["rows"] if (x["trump"], x["bid"]) == ("S", 40))
+    assert len(one["rows"]) == 1 and one["rows"][0]["made_rate"] == cell["made_rate"]
+    assert one["rows"][0]["stake"] == cell["stake"]
+    doubled = hand("fifty-six", MIXED_56, deals=1500, seed=4, contract="40Sx")
+    assert doubled["rows"][0]["double_level"] == 2
+    assert doubled["rows"][0]["stake"] == 2 * cell["stake"]
+
+
+def test_fifty_six_seat_and_constraints_matter():
+    first = hand("fifty-six", MIXED_56, deals=800, seed=2)
+    last = hand("fifty-six", MIXED_56, deals=800, seed=2, seat=3)
+    assert first["rows"] != last["rows"]
+    # the partner (place 2) holding both jacks of hearts
+    held = hand("fifty-six", MIXED_56, deals=800, seed=2, constraints=["hand2:holds=JH:1..1"])
+    h = {x["bid"]: x["made_rate"] for x in held["rows"] if x["trump"] == "H"}
+    f = {x["bid"]: x["made_rate"] for x in first["rows"] if x["trump"] == "H"}
+    assert h[40] > f[40]
+
+
+@pytest.mark.parametrize("game, args, says", [
+    ("fifty-six", ["--hand", MIXED_56, "--deal", "1"], "--deal 1: allowed 0"),
+    ("fifty-six", ["--hand", MIXED_56, "--rule", "redeal_weak_hands=true"],
+     "rule 'redeal_weak_hands'"),
+    ("fifty-six", ["--hand", MIXED_56, "--contract", "40Q"], "rule 'contract'"),
+    ("fifty-six", ["--hand", "JS JS"], "2 cards, but a hand in this deal has 12"),
+    ("contract-rummy", ["--hand", TWO_SETS, "--contract", "40C"], "no fixed contracts"),
+])
+def test_fifty_six_bad_input_is_one_line(game, args, says):
+    p = subprocess.run(CLI + ["hand", game, *args], capture_output=True, text=True,
+                       timeout=600)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr
+    assert p.stdout == ""
+
+
+def test_fifty_six_table_on_a_terminal_and_as_json():
+    p = subprocess.run(CLI + ["hand", "fifty-six", "--hand", ALL_SPADES, "--deals", "100"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "best contract: 56 S" in p.stdout and p.stdout.count("\n") > 30
+    p = subprocess.run(CLI + ["hand", "fifty-six", "--hand", ALL_SPADES, "--deals", "100",
+                              "--json", "--contract", "44NT"],
+                       capture_output=True, text=True, timeout=600)
+    out = json.loads(p.stdout)
+    assert [(r["trump"], r["bid"], r["made_rate"]) for r in out["rows"]] == [("NT", 44, 1.0)]

@@ -451,12 +451,13 @@ def hand_setup(g, rules: dict, deal: int) -> dict:
     return g.rules.resolve(one)
 
 
-def hand_rows(deals: pl.DataFrame, seat: int) -> dict:
+def hand_rows(frames: dict[str, pl.DataFrame], seat: int, rules: dict) -> dict:
     """The hand's table from the deals of its runs (one per game, deal 0): the chance its
     contract is down by its own turn t (t = 1 ... HAND_TURNS), of going out first, and its
     expected penalty, each with a 95% interval."""
     from cardsim.analysis.stats import mean_interval, rate_interval
 
+    deals = frames[""]  # one run
     mine = deals.filter((pl.col("deal_index") == 0) & (pl.col("seat_order") == seat))
     n = mine.height
     down = mine["down_turn"].fill_null(1 << 20).to_numpy()

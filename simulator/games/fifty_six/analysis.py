@@ -14,7 +14,7 @@ from cardsim.analysis.metrics import win_of
 # what a bid-success table may be grouped by (derived columns are built in ``_with_derived``)
 GROUP_KEYS = ("bid", "bid_band", "trump_kind", "trump", "double_level", "bidder_position",
               "players", "bid_form", "bidder_jacks", "bidder_nines", "bidder_trumps",
-              "bidder_points", "team_jacks", "team_trumps", "team_points_held",
+              "bidder_trump_jacks", "bidder_points", "team_jacks", "team_trumps", "team_points_held",
               "team_points_band")
 FEATURES = ("bidder_jacks", "bidder_nines", "bidder_trumps", "bidder_points", "team_jacks",
             "team_trumps", "team_points_held")
@@ -227,4 +227,106 @@ def report_sections(dirs: list[Path]) -> list:
                                        f"seed {info['seed']}."))
         sec.tables.append(("success by bid band", band))
         out.append(sec)
+    return out
+
+
+# ---------------------------------------------------------------- hand analysis (cardsim hand)
+
+HAND_TRUMPS = ("S", "H", "D", "C", "NT")
+
+
+def hand_setup(g, rules: dict, deal: int) -> dict:
+    """The rules of the hand analysis: one-deal games (every 56 deal is alike, so ``deal``
+    must be 0)."""
+    from cardsim.simulator.errors import UsageError
+
+    if deal != 0:
+        raise UsageError(f"--deal {deal}: allowed 0 (every 56 deal is played alike)")
+    if rules["redeal_weak_hands"]:
+        raise UsageError("rule 'redeal_weak_hands': cardsim hand deals the other cards once "
+                         "and never redeals; set it false (a --constraint can keep weak hands "
+                         "out)")
+    if rules["contract"] != "auction":
+        raise UsageError("rule 'contract': cardsim hand sets the contract; give --contract")
+    one = dict(rules)
+    one["max_deals"] = 1
+    return g.rules.resolve(one)
+
+
+def hand_plays(g, rules: dict, seat: int, contract: str | None) -> dict[str, dict]:
+    """The runs of a hand analysis, by label: the hand as the bidder (place ``seat``) in each
+    trump at the lowest bid (every bid is read from the same play: the built-in players do
+    not look at the bid's value), or in the one ``contract`` given."""
+    if contract is not None:
+        body = g.rules.fields["contract"].coerce(contract).partition("@")[0]
+        return {body: g.rules.resolve({**rules, "contract": f"{body}@{seat}"})}
+    return {t: g.rules.resolve({**rules, "contract": f"{rules['min_bid']}{t}@{seat}"})
+            for t in HAND_TRUMPS}
+
+
+def hand_rows(frames: dict[str, pl.DataFrame], seat: int, rules: dict) -> dict:
+    """The hand's table: per contract (trump x bid) the chance the bidder's team makes it and
+    its expected stake in tables per opposing team (+ when made, - when not), each with a 95%
+    interval, and the best contract by expected stake. Over every contract (the runs labelled
+    by trump) the stake is undoubled and ``stake_doubled`` gives it doubled; one contract
+    (labelled like 40Cx) is read as played. The trumps' runs share their deals of the other
+    cards."""
+    from cardsim.analysis.stats import mean_interval, rate_interval
+    from cardsim.simulator.games.fifty_six.rules import BEST, contract_parts, payout_tables
+
+    win, lose = payout_tables(rules["payout"])
+    every = all(label in HAND_TRUMPS for label in frames)
+    rows = []
+    n = 0
+    for label, deals in frames.items():
+        n = deals.height
+        level = int(deals["double_level"][0])
+        if every:
+            trump = label
+            bids = [b for b in range(rules["min_bid"], rules["max_bid"] + 1) if win[b] >= 0]
+        else:
+            _, bid, code, _ = contract_parts(f"{label}@0")
+            trump = "best" if code == BEST else HAND_TRUMPS[code]
+            bids = [bid]
+        pts = deals["bidding_team_points"].cast(pl.Int64)
+        for b in bids:
+            made = pts >= b
+            stake = (made.cast(pl.Int64) * (win[b] + lose[b]) - lose[b]) * level
+            r, lo, hi = rate_interval(int(made.sum()), n)
+            m, mlo, mhi = mean_interval(stake)
+            row = {"trump": trump, "bid": b, "double_level": level, "made_rate": r, "lo": lo,
+                   "hi": hi, "stake": m, "stake_lo": mlo, "stake_hi": mhi}
+            if every:
+                row.update(stake_doubled=2 * m, stake_doubled_lo=2 * mlo,
+                           stake_doubled_hi=2 * mhi)
+            rows.append(row)
+    best = max(rows, key=lambda r: r["stake"])
+    return {"deals": n, "rows": rows,
+            "best": {k: best[k] for k in ("trump", "bid", "double_level", "made_rate", "stake",
+                                          "stake_lo", "stake_hi")}}
+
+
+def hand_lines(result: dict) -> list[str]:
+    """The hand table as terminal lines: made rates (with the interval's half-width) by bid
+    and trump, then each trump's best bid and the best contract by expected stake."""
+    rows = result["rows"]
+    trumps = list(dict.fromkeys(r["trump"] for r in rows))
+    cell = {(r["trump"], r["bid"]): r for r in rows}
+    out = ["   bid  " + "".join(f"{t:>14}" for t in trumps) + "   (made rate +/- 95%)"]
+    for b in sorted({r["bid"] for r in rows}):
+        texts = []
+        for t in trumps:
+            r = cell.get((t, b))
+            texts.append(f"{r['made_rate']:>8.3f}+/-{(r['hi'] - r['lo']) / 2:.3f}"
+                         if r else " " * 14)
+        out.append(f"  {b:>4}  " + "".join(texts))
+    for t in trumps:
+        r = max((r for r in rows if r["trump"] == t), key=lambda r: r["stake"])
+        out.append(f"  {t:>4}: best bid {r['bid']}, expected stake {r['stake']:+.3f} "
+                   f"[{r['stake_lo']:+.3f}, {r['stake_hi']:+.3f}] tables")
+    b = result["best"]
+    x = {1: "", 2: " doubled", 4: " redoubled"}[b["double_level"]]
+    out.append(f"  best contract: {b['bid']} {b['trump']}{x}, made {b['made_rate']:.3f}, "
+               f"expected stake {b['stake']:+.3f} [{b['stake_lo']:+.3f}, {b['stake_hi']:+.3f}]"
+               " tables per opposing team")
     return out

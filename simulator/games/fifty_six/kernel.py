@@ -467,6 +467,49 @@ def auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on):
         pos = pos + 1 if pos + 1 < n_act else 0
 
 
+@njit(cache=True)
+def fixed_contract(rules, st, n_act):
+    """The rules' fixed contract (no auction), made public as a last bid would be. Returns
+    what ``auction`` returns. ``best``: the bidder's longest suit; a tie goes to the suit with
+    more card points in the hand, then to the first in S, H, D, C."""
+    public = st.public
+    bidder = st.order[rules[RU.R_FIXED + 1] % n_act]
+    value = rules[RU.R_FIXED + 2]
+    trump = rules[RU.R_FIXED + 3]
+    level = rules[RU.R_FIXED + 4]
+    if trump == RU.BEST:
+        length = np.zeros(4, np.int64)
+        pts = np.zeros(4, np.int64)
+        for i in range(st.hand_n[bidder]):
+            c = st.hands[bidder, i]
+            length[SUIT[c]] += 1
+            pts[SUIT[c]] += POINTS[c]
+        trump = 0
+        for su in range(1, 4):
+            if length[su] > length[trump] or (length[su] == length[trump]
+                                              and pts[su] > pts[trump]):
+                trump = su
+    form = V.F_NUMBER_NT if trump == NO_TRUMPS else V.F_NUMBER_SUIT
+    seen = TRUMP_HIDDEN if (rules[RU.R_HIDDEN_TRUMP] == 1 and trump != NO_TRUMPS) else trump
+    st.private[bidder, V.PV_MY_BID_TRUMP] = trump
+    public[V.PB_HIGH_VALUE] = value
+    public[V.PB_HIGH_TRUMP] = seen
+    public[V.PB_HIGH_FORM] = form
+    public[V.PB_HIGH_BIDDER] = bidder
+    public[V.PB_LEVEL] = level
+    # doubled by the next opponent in turn order (redoubled: back by the bidder)
+    doubler = -1
+    if level > 1:
+        k = st.pos_of[bidder]
+        for j in range(1, n_act):
+            s = st.order[(k + j) % n_act]
+            if public[V.PB_TEAM_OF + s] != public[V.PB_TEAM_OF + bidder]:
+                doubler = s
+                break
+    public[V.PB_DOUBLER] = doubler
+    return OK, value, trump, form, bidder, level, 0, 0, -1, 0
+
+
 @njit(cache=True, inline="always")
 def contract(rules, st, first, high_v, high_t, high_f, high_b, level, log, log_on):
     """The contract from the auction (all passed: the all-pass bid, no trumps, for the team
@@ -799,11 +842,13 @@ def write_row(row_out, st, d, n_act, dealer, bidder, cteam, value, trump, form, 
         row_out[O.D_BJ] = feats[bidder, 0]
         row_out[O.D_BN] = feats[bidder, 1]
         row_out[O.D_BT] = feats[bidder, 3 + trump] if trump < 4 else 0
+        row_out[O.D_BTJ] = feats[bidder, 7]
         row_out[O.D_BP] = feats[bidder, 2]
     else:
         row_out[O.D_BJ] = -1
         row_out[O.D_BN] = -1
         row_out[O.D_BT] = -1
+        row_out[O.D_BTJ] = -1
         row_out[O.D_BP] = -1
     tj = 0
     tt = 0
@@ -832,13 +877,21 @@ def _play_deal(seed_key, d, dealer, rules, sids, bid_fns, play_fns, reveal_fns, 
     """
     n_act, first, ncards, redeals = deal_cards(seed_key, d, dealer, rules, st, log, log_on,
                                                preset)
-    (status, high_v, high_t, high_f, high_b, level, ncalls, nbids, open_seat,
-     open_value) = auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on)
+    if rules[RU.R_FIXED] == 1:
+        (status, high_v, high_t, high_f, high_b, level, ncalls, nbids, open_seat,
+         open_value) = fixed_contract(rules, st, n_act)
+    else:
+        (status, high_v, high_t, high_f, high_b, level, ncalls, nbids, open_seat,
+         open_value) = auction(rules, sids, bid_fns, st, n_act, row_out, log, log_on)
     if status != OK:
         return status
     bidder, cteam, value, trump, form, trump_shown = contract(
         rules, st, first, high_v, high_t, high_f, high_b, level, log, log_on)
     thani = form == V.F_THANI
+    if bidder >= 0 and trump < 4:  # the bidder's jacks of trump (feature 7), for the row
+        for i in range(st.hand_n[bidder]):
+            c = st.hands[bidder, i]
+            st.feats[bidder, 7] += STRENGTH[c] == 7 and SUIT[c] == trump
     status, tricks_won, reveal_trick = tricks(
         rules, sids, play_fns, reveal_fns, st, n_act, ncards, bidder, cteam, trump, thani,
         trump_shown, row_out, log, log_on, debug)

@@ -52,6 +52,8 @@ DEAL_COLUMNS = (
     Column("bidder_nines", pl.Int8, "nines in the bidder's dealt hand", key="D_BN"),
     Column("bidder_trumps", pl.Int8, "cards of the trump suit in the bidder's dealt hand (0 "
                                      "for NT)", key="D_BT"),
+    Column("bidder_trump_jacks", pl.Int8, "jacks of the trump suit in the bidder's dealt hand "
+                                          "(0 for NT)", key="D_BTJ"),
     Column("bidder_points", pl.Int8, "card points in the bidder's dealt hand", key="D_BP"),
     Column("team_jacks", pl.Int8, "jacks in the contract team's dealt hands", key="D_TJ"),
     Column("team_trumps", pl.Int8, "trump-suit cards in the contract team's dealt hands",
@@ -97,5 +99,6 @@ team_columns(GAME_COLUMNS, "tables_team0", 4)  # G_TABLES0 + team
 
 # columns where the kernel's -1 means "does not exist"
 DEAL_NULL_IF_NEGATIVE = ("trump_revealed_trick", "bidder_jacks", "bidder_nines",
-                         "bidder_trumps", "bidder_points", "tables_team2", "tables_team3")
+                         "bidder_trumps", "bidder_trump_jacks", "bidder_points", "tables_team2",
+                         "tables_team3")
 GAME_NULL_IF_NEGATIVE = ("winner_team", "winner_strategy", "tables_team2", "tables_team3")

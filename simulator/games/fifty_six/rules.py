@@ -45,6 +45,68 @@ def parse_payout(raw) -> str:
     return ",".join(f"{lo}-{hi}:{w}/{l_}" if lo != hi else f"{lo}:{w}/{l_}" for lo, hi, w, l_ in bands)
 
 
+# a fixed contract's trump as written (the kernel's codes: suits 0..3 as view.TRUMP_NAMES, 4
+# no-trumps, BEST the bidder's strongest suit, chosen in the kernel from the dealt hand)
+CONTRACT_TRUMPS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4, "BEST": -2}
+BEST = -2
+_LEVEL_WORDS = {"no": 1, "yes": 2, "redouble": 4}
+CONTRACT_ALLOWED = ("auction, or a contract every deal is played in: seat=S,bid=B,trump=T"
+                    "[,double=no|yes|redouble] (S the bidder's place in turn order, 0 leads; "
+                    "T one of S, H, D, C, NT, best) or short: 40C, 44NT@1, 40bestx (x doubled, "
+                    "xx redoubled)")
+
+
+def parse_contract(raw) -> str:
+    """'auction' or a fixed contract, written canonically as BID TRUMP [x|xx] @ PLACE
+    ('40C@0', '40bestx@1'); see CONTRACT_ALLOWED."""
+    text = str(raw).strip()
+    if text.lower() == "auction":
+        return "auction"
+    if "=" in text:
+        parts = dict(p.strip().partition("=")[::2] for p in text.split(",") if p.strip())
+        unknown = set(parts) - {"seat", "bid", "trump", "double"}
+        if unknown:
+            raise ValueError(f"unknown key {sorted(unknown)[0]!r}; allowed: {CONTRACT_ALLOWED}")
+        if "bid" not in parts or "trump" not in parts:
+            raise ValueError(f"bid= and trump= are needed; allowed: {CONTRACT_ALLOWED}")
+        bid, trump, seat = parts["bid"], parts["trump"], parts.get("seat", "0")
+        level = _LEVEL_WORDS.get(parts.get("double", "no").strip().lower())
+        if level is None:
+            raise ValueError(f"double={parts['double']!r}: allowed no, yes, redouble")
+    else:
+        body, _, seat = text.partition("@")
+        seat = seat or "0"
+        xs = len(body) - len(body.rstrip("xX"))  # no trump name ends in x
+        level = {0: 1, 1: 2, 2: 4}.get(xs, 0)
+        body = body[: len(body) - xs]
+        digits = len(body) - len(body.lstrip("0123456789"))
+        bid, trump = body[:digits], body[digits:]
+    try:
+        bid_i, seat_i = int(str(bid).strip()), int(str(seat).strip())
+    except ValueError:
+        raise ValueError(CONTRACT_ALLOWED) from None
+    t = str(trump).strip().upper()
+    if t not in CONTRACT_TRUMPS or not 1 <= bid_i <= 56 or not 0 <= seat_i < 8 or not level:
+        raise ValueError(CONTRACT_ALLOWED)
+    return f"{bid_i}{'best' if t == 'BEST' else t}{'x' * {1: 0, 2: 1, 4: 2}[level]}@{seat_i}"
+
+
+def contract_parts(text: str) -> tuple[int, int, int, int] | None:
+    """(place, bid, trump code, double level) of a canonical fixed contract; None: auction."""
+    if text == "auction":
+        return None
+    body, _, seat = text.partition("@")
+    level = 4 if body.endswith("xx") else 2 if body.endswith("x") else 1
+    body = body.rstrip("x")  # the canonical form writes x in lower case
+    digits = len(body) - len(body.lstrip("0123456789"))
+    return int(seat), int(body[:digits]), CONTRACT_TRUMPS[body[digits:].upper()], level
+
+
+def _contract_slots(v: dict) -> list[int]:
+    parts = contract_parts(v["contract"])
+    return [0, 0, 0, 0, 1] if parts is None else [1, *parts]
+
+
 def payout_tables(text: str) -> tuple[np.ndarray, np.ndarray]:
     """(win[57], lose[57]) indexed by bid value; -1 where no band covers the value."""
     win = np.full(57, -1, np.int64)
@@ -100,6 +162,11 @@ FIELDS = (
     Field("no_trump_lead_until_broken", False,
           "trumps may not be led until a trump has been played, unless nothing else is held",
           kind="bool", slot="R_NO_TRUMP_LEAD"),
+    Field("contract", "auction",
+          "auction: the players bid; or a contract every deal is played in without an "
+          "auction (a study setting, not a rule of the sheet): bidder's place in turn order, "
+          "bid, trump (best: the bidder's longest suit) and double level",
+          kind="custom", parse=parse_contract, allowed=CONTRACT_ALLOWED),
 )
 
 
@@ -112,11 +179,18 @@ def check(v: dict) -> None:
     need = set(range(v["min_bid"], v["max_bid"] + 1)) | {v["all_pass_bid"]}
     if v["thani"]:
         need.add(56)
+    fixed = contract_parts(v["contract"])
+    if fixed is not None:
+        if fixed[0] >= v["players"]:
+            raise UsageError(f"rule 'contract' ({v['contract']}): the bidder's place must be "
+                             f"0..{v['players'] - 1} with {v['players']} players")
+        need.add(fixed[1])
     missing = sorted(b for b in need if win[b] < 0)
     if missing:
         raise UsageError(
             f"rule 'payout': no band covers bid {missing[0]} "
-            f"(bands must cover min_bid..max_bid, all_pass_bid and 56 with thani)"
+            f"(bands must cover min_bid..max_bid, all_pass_bid, 56 with thani and a fixed "
+            "contract's bid)"
         )
 
 
@@ -125,6 +199,8 @@ RULES = RuleSet("fifty-six", FIELDS, check, blocks=(
           "tables won by bid 0..56 (payout; -1 where no band covers the bid)"),
     Block("R_PAY_LOSE", 57, lambda v: payout_tables(v["payout"])[1],
           "tables lost by bid 0..56 (payout)"),
+    Block("R_FIXED", 5, _contract_slots,
+          "contract: fixed (0 auction, 1 fixed), bidder's place, bid, trump (-2 best), level"),
 ))
 # the kernel's rule vector: R_PLAYERS ... as the Fields name their slots, then the payout
 # tables (to_array fills it)

@@ -225,14 +225,14 @@ def hand_setup(g, rules: dict, deal: int) -> dict:
     return g.rules.resolve(one)
 
 
-def hand_rows(deals: pl.DataFrame, seat: int) -> dict:
+def hand_rows(frames: dict[str, pl.DataFrame], seat: int, rules: dict) -> dict:
     """The hand's table from the deals of its runs (deal 0 of each game, the hand's team):
     the chance its team has made the minimum meld by the hand's own turn t (t = 1 ...
     HAND_TURNS), of going out first, and the team's expected deal score, each with a 95%
     interval."""
     from cardsim.analysis.stats import mean_interval, rate_interval
 
-    d0 = deals.filter(pl.col("deal_index") == 0)
+    d0 = frames[""].filter(pl.col("deal_index") == 0)  # one run
     players = int(d0["players"][0])
     teams = players // 2 if players in (4, 6) else players
     mine = d0.filter(pl.col("team") == ((pl.col("first_seat") + seat) % players) % teams)
