@@ -292,6 +292,33 @@ def _tune(d: Path) -> Section:
     return sec
 
 
+def _hand(d: Path) -> Section:
+    """A saved hand table (cardsim hand --out): its rate by turn (the rummies) or by bid, one
+    line per trump (56), with 95% intervals."""
+    info = read_info(d, "hand.json", "hand table")
+    rows = pl.DataFrame(info["rows"])
+    x = "turn" if "turn" in rows.columns else "bid"
+    rate = next(c for c in rows.columns if c.endswith("_rate"))
+    sec = Section(f"{info['game']}: hand {info['hand']} in place {info['seat']} — {d.name}")
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    groups = rows.group_by("trump", maintain_order=True) if "trump" in rows.columns else [
+        ((None,), rows)]
+    for (label, *_), part in groups:
+        errorbars(ax, part[x].to_list(), part[rate], part["lo"], part["hi"], label=label)
+    ax.set_xlabel("own turn" if x == "turn" else "bid")
+    ax.set_ylabel(rate.removesuffix("_rate").replace("_", " ") + " rate")
+    ax.set_ylim(0, 1)
+    if "trump" in rows.columns:
+        ax.legend(title="trump")
+    cons = ", ".join(info["constraints"]) or "none"
+    sec.figures.append((png(fig), f"{rate} with 95% intervals over {info['deals']:,} deals of "
+                                  f"the other cards (constraints: {cons}), seed {info['seed']}, "
+                                  f"deal {info['deal']}."))
+    sec.tables.append(("hand table", rows))
+    return sec
+
+
 # ---------------------------------------------------------------- assembling
 
 def build(dirs) -> list[Section]:
@@ -306,8 +333,10 @@ def build(dirs) -> list[Section]:
             sections.append(_sweep(d))
         elif (d / "tune.json").is_file():
             sections.append(_tune(d))
+        elif (d / "hand.json").is_file():
+            sections.append(_hand(d))
         else:
-            info = read_info(d, "run.json", "run, sweep, comparison or tune study")
+            info = read_info(d, "run.json", "run, sweep, comparison, tune or hand study")
             runs.setdefault(info["game"], []).append(d)
     from cardsim.simulator.games import get_game
 

@@ -29,10 +29,18 @@ import studylib
 OLD_DEFAULT = "evaluator:tie_points=0,voids=0,count_trumps=0,signals=0,overtake_min_points=99"
 
 
-def ensure_run(spec: str, deals: int, seed: int, out: Path, fresh: bool) -> tuple[Path, str]:
-    """The run folder for ``spec`` (made now unless an identical one exists) and its command."""
-    run = out / f"{re.sub(r'[^A-Za-z0-9.]+', '_', spec)}-seed{seed}-{deals}"
+FIXED_BIDS = (28, 32, 36, 40, 44, 48, 56)  # the selection-free table's bids
+
+
+def ensure_run(spec: str, deals: int, seed: int, out: Path, fresh: bool,
+               contract: str | None = None) -> tuple[Path, str]:
+    """The run folder for ``spec`` (made now unless an identical one exists) and its command;
+    with ``contract`` every deal is played in that contract, no auction."""
+    tail = "" if contract is None else "-" + re.sub(r"[^A-Za-z0-9.]+", "_", contract)
+    run = out / f"{re.sub(r'[^A-Za-z0-9.]+', '_', spec)}-seed{seed}-{deals}{tail}"
     args = ["run", "fifty-six", "--deals", str(deals), "--seed", str(seed), "--strategy", spec]
+    if contract is not None:
+        args += ["--contract", contract]
     return run, studylib.ensure(args, run, fresh)
 
 
@@ -120,6 +128,53 @@ def study(run: Path, run_cmd: str, min_n: int) -> list[str]:
     ]
 
 
+def fixed_study(runs: dict[int, tuple[Path, str]], min_n: int) -> list[str]:
+    """The selection-free tables: one run per bid, every deal played in that bid with the
+    first player's best suit as trump (no auction), so each cell holds every hand of its kind,
+    not only the hands on which a bidder chose that bid."""
+    parts = {"bidder_trumps": [], "bidder_trump_jacks": [], "team_points_band": [],
+             "trumps x jacks": []}
+    for b, (run, _) in runs.items():
+        deals, info = load_deals(run)
+        payout = info["rules"]["payout"]
+        for key in ("bidder_trumps", "bidder_trump_jacks", "team_points_band"):
+            parts[key].append(bid_success(deals, [key], payout).with_columns(
+                pl.lit(b).alias("bid")))
+        if b == 40:
+            parts["trumps x jacks"].append(bid_success(
+                deals, ["bidder_trumps", "bidder_trump_jacks"], payout))
+    cmds = [cmd for _, cmd in runs.values()]
+
+    def analyze(by: str, b: int = 28) -> str:
+        return f"cardsim analyze bid-success {shown(runs[b][0])} --min-n {min_n} --by {by}"
+
+    forty = pl.concat(parts["trumps x jacks"])
+    return [
+        section("Selection-free: made rate by bid × bidder's trump length",
+                f"Every deal played in the bid of its row, the first player (dealer's right, "
+                f"who leads) the bidder with their longest suit as trump (ties: more card "
+                f"points, then S, H, D, C), no auction. Columns: cards of that suit in the "
+                f"bidder's 12. Cells: made % [95% CI]; `· (n)`: fewer than {min_n} deals.",
+                grid(pl.concat(parts["bidder_trumps"]), "bid", "bidder_trumps", min_n),
+                [*cmds, analyze("bidder_trumps") + "    # and so on for each bid's run"]),
+        section("Selection-free: made rate by bid × bidder's jacks of trump",
+                "Columns: jacks of the trump suit in the bidder's hand (0, 1 or both).",
+                grid(pl.concat(parts["bidder_trump_jacks"]), "bid", "bidder_trump_jacks",
+                     min_n),
+                [analyze("bidder_trump_jacks")]),
+        section("Selection-free: a 40 bid by trump length × jacks of trump",
+                "Bid 40 only. Rows: cards of the trump suit in the bidder's hand; columns: "
+                "jacks of trump among them.",
+                grid(forty, "bidder_trumps", "bidder_trump_jacks", min_n),
+                [analyze("bidder_trumps,bidder_trump_jacks", 40)]),
+        section("Selection-free: made rate by bid × team points held",
+                "Columns: card points the bidder's team was dealt, in bands of 4.",
+                grid(pl.concat(parts["team_points_band"]), "bid", "team_points_band", min_n,
+                     lambda v: f"{v}-{v + 3}"),
+                [analyze("team_points_band")]),
+    ]
+
+
 def comparison(old: tuple[Path, str], new: tuple[Path, str], names: tuple[str, str]) -> str:
     hs = [headline_of(run) for run, _ in (old, new)]
     table = hs[0].select("measure", "unit", pl.Series(f"old: {names[0]}", headline_text(hs[0])),
@@ -137,6 +192,8 @@ def main() -> None:
                     help="fewest contracts for a row, cell or threshold group to stand alone")
     a = ap.parse_args()
     new = ensure_run(a.strategy, a.deals, a.seed, a.out, a.fresh)
+    fixed = {b: ensure_run(a.strategy, a.deals, a.seed, a.out, a.fresh,
+                           f"seat=0,bid={b},trump=best") for b in FIXED_BIDS}
     old = ensure_run(a.old_strategy, a.deals, a.seed, a.out, a.fresh)
     info = json.loads((new[0] / "run.json").read_text())
     argv = ["--deals", str(a.deals), "--seed", str(a.seed), "--strategy", a.strategy,
@@ -145,7 +202,8 @@ def main() -> None:
         header("study_fifty_six.py", argv, info,
                f"{a.deals:,} deals, seed {a.seed}, default rules, `{a.strategy}` on both teams"),
         *study(*new, a.min_n)]),
-        "compare": comparison(old, new, (a.old_strategy, a.strategy))}
+        "compare": comparison(old, new, (a.old_strategy, a.strategy)),
+        "fixed": "\n".join(fixed_study(fixed, a.min_n))}
     emit(blocks, a.markdown, a.update_doc)
 
 if __name__ == "__main__":

@@ -162,13 +162,15 @@ def sweep(game: str, vary: dict[str, Sequence], *, games: int = 10_000, rules=No
 
 def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (),
          deals: int = 20_000, strategies: Sequence[str] = (), rules=None, seed: int = 0,
-         deal: int = 0, threads: int | None = None, contract: str | None = None) -> dict:
+         deal: int = 0, threads: int | None = None, contract: str | None = None,
+         foot: str | None = None) -> dict:
     """What the hand ``cards`` (written as the replay logs write cards: ``"7S 7H 7D 9C"``) is
     worth to the player in place ``seat`` of the turn order (0 plays first), over ``deals``
     deals of the other cards at random under ``constraints`` (``PLACE:points:LO..HI`` ...; see
     docs/commands.md): the game's hand table as a dict whose ``rows`` hold one row each.
     ``deal``: which deal of the game (its contract or minimum meld). 56: the hand is the
-    bidder's, in every contract or in ``contract`` alone (``"40C"``, ``"44NTx"``)."""
+    bidder's, in every contract or in ``contract`` alone (``"40C"``, ``"44NTx"``). Hand and
+    Foot: ``foot`` fixes the hand's foot too."""
     import numba
 
     from cardsim.simulator import constrained as C
@@ -196,7 +198,15 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
     size = len(places[f"hand{seat}"])
     if len(mine) != size:
         raise UsageError(f"--hand: {len(mine)} cards, but a hand in this deal has {size}")
-    spec = C.build(pm.deck(played), places, {f"hand{seat}": mine},
+    fixed = {f"hand{seat}": mine}
+    if foot is not None:
+        if f"foot{seat}" not in places:
+            raise UsageError(f"--foot: {g.name} deals no foot")
+        fixed[f"foot{seat}"] = C.parse_cards(foot, "--foot")
+        if len(fixed[f"foot{seat}"]) != len(places[f"foot{seat}"]):
+            raise UsageError(f"--foot: {len(fixed[f'foot{seat}'])} cards, but a foot in this "
+                             f"deal has {len(places[f'foot{seat}'])}")
+    spec = C.build(pm.deck(played), places, fixed,
                    [C.parse_constraint(t, places) for t in constraints], pm.CARD_POINTS)
     if hasattr(an, "hand_plays"):
         plays = an.hand_plays(g, played, seat, contract)
@@ -215,5 +225,6 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
                                                      nthreads)[0]
                                    for first in range(0, deals, chunk)])
     table = an.hand_rows(frames, seat, played)
-    return {"game": g.name, "hand": cards, "seat": seat, "deal": deal, "seed": seed,
+    return {"game": g.name, "hand": cards, **({"foot": foot} if foot else {}), "seat": seat,
+            "deal": deal, "seed": seed,
             "strategies": runner.described, "constraints": list(constraints), **table}

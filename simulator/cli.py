@@ -212,6 +212,8 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
 @game_arg
 @click.option("--hand", "cards", required=True, metavar="CARDS",
               help="the hand, as the replay logs write cards: \"7S 7H 7D 9C ...\"")
+@click.option("--foot", default=None, metavar="CARDS",
+              help="Hand and Foot: the hand's foot too")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="the hand's place in turn order (0 plays first)")
 @click.option("--constraint", "constraints", multiple=True, metavar="PLACE:KIND...",
@@ -226,8 +228,11 @@ def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strateg
 @click.option("--json", "as_json", is_flag=True, help="one JSON object, its rows in 'rows'")
 @click.option("--contract", default=None, metavar="BID TRUMP",
               help="56: analyse this one contract (40C, 44NTx) instead of every contract")
-def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, rules_file,
-         strategy_opts, threads, as_json, contract):
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="also save the table as DIR/hand.json (a new folder; cardsim report draws "
+                   "it)")
+def hand(game, cards, foot, seat, constraints, deals, deal, seed, players, rule_opts, rules_file,
+         strategy_opts, threads, as_json, contract, out):
     """What a hand is worth: the other cards dealt at random (under --constraint), the deal
     played out many times by the strategies, the hand's chances tabulated."""
     import json
@@ -240,7 +245,9 @@ def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, 
     result = hand_table(g.name, cards, seat=seat, constraints=constraints,
                         deals=_count(deals, "--deals"), strategies=list(strategy_opts),
                         rules=rules, seed=_seed(seed), deal=deal, threads=threads,
-                        contract=contract)
+                        contract=contract, foot=foot)
+    if out is not None:
+        _save_hand(out, result)
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -248,6 +255,21 @@ def hand(game, cards, seat, constraints, deals, deal, seed, players, rule_opts, 
                f"deals, seed {seed}")
     for line in getattr(g.analysis(), "hand_lines", turn_table_lines)(result):
         click.echo(line)
+
+
+def _save_hand(out: Path, result: dict) -> None:
+    """DIR/hand.json, written whole (a temporary name, then renamed)."""
+    import json
+
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"--out {out}: not a new or empty folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / "hand.json.part"
+        tmp.write_text(json.dumps(result, indent=1) + "\n")
+        tmp.rename(out / "hand.json")
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
 
 
 @cli.command()

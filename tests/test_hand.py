@@ -169,3 +169,38 @@ def test_fifty_six_table_on_a_terminal_and_as_json():
                        capture_output=True, text=True, timeout=600)
     out = json.loads(p.stdout)
     assert [(r["trump"], r["bid"], r["made_rate"]) for r in out["rows"]] == [("NT", 44, 1.0)]
+
+
+def test_a_saved_hand_table_is_drawn_by_the_report(tmp_path):
+    for game, cards in (("fifty-six", MIXED_56), ("contract-rummy", TWO_SETS)):
+        out = tmp_path / game
+        p = subprocess.run(CLI + ["hand", game, "--hand", cards, "--deals", "200", "--out",
+                                  str(out), "--json"], capture_output=True, text=True,
+                           timeout=600)
+        assert p.returncode == 0, p.stderr
+        assert json.loads((out / "hand.json").read_text()) == json.loads(p.stdout)
+        p = subprocess.run(CLI + ["report", str(out), "--out", str(tmp_path / f"r-{game}")],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stderr
+        page = (tmp_path / f"r-{game}" / "report.html").read_text()
+        assert "data:image/png;base64," in page and f"hand {cards}" in page
+        assert "hand table" in page
+    again = subprocess.run(CLI + ["hand", "contract-rummy", "--hand", TWO_SETS, "--deals", "20",
+                                  "--out", str(tmp_path / "contract-rummy")],
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 2 and "not a new or empty folder" in again.stderr
+
+
+def test_hand_and_foot_a_given_foot_is_dealt_to_the_hand():
+    foot = "JK 2C 2D AD AC KD KC QD QC JD JC 10D 10C"
+    free = hand("hand-and-foot", WEAK_HF, deals=200, seed=7)
+    given = hand("hand-and-foot", WEAK_HF, deals=200, seed=7, foot=foot)
+    assert given["foot"] == foot and given["rows"] != free["rows"]
+    assert given == hand("hand-and-foot", WEAK_HF, deals=200, seed=7, foot=foot, threads=1)
+    for game, cards, f, says in (("hand-and-foot", WEAK_HF, "JK 2C", "--foot: 2 cards, but a "
+                                  "foot in this deal has 13"),
+                                 ("contract-rummy", TWO_SETS, "JK", "--foot: contract-rummy "
+                                  "deals no foot")):
+        p = subprocess.run(CLI + ["hand", game, "--hand", cards, "--foot", f],
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 2 and says in p.stderr, p.stderr
