@@ -144,8 +144,9 @@ def fixed_study(runs: dict[int, tuple[Path, str]], min_n: int) -> list[str]:
             parts["trumps x jacks"].append(bid_success(
                 deals, ["bidder_trumps", "bidder_trump_jacks"], payout))
     cmds = [cmd for _, cmd in runs.values()]
+    lowest = min(runs)
 
-    def analyze(by: str, b: int = 28) -> str:
+    def analyze(by: str, b: int = lowest) -> str:
         return f"cardsim analyze bid-success {shown(runs[b][0])} --min-n {min_n} --by {by}"
 
     forty = pl.concat(parts["trumps x jacks"])
@@ -188,12 +189,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=1_000_000)
     common_args(ap, "fifty-six", OLD_DEFAULT)
+    ap.add_argument("--fixed-bids", default=",".join(map(str, FIXED_BIDS)),
+                    help="bids of the selection-free tables, one fixed-contract run each "
+                         "(40 among them)")
     ap.add_argument("--min-n", type=int, default=100,
                     help="fewest contracts for a row, cell or threshold group to stand alone")
     a = ap.parse_args()
     new = ensure_run(a.strategy, a.deals, a.seed, a.out, a.fresh)
     fixed = {b: ensure_run(a.strategy, a.deals, a.seed, a.out, a.fresh,
-                           f"seat=0,bid={b},trump=best") for b in FIXED_BIDS}
+                           f"seat=0,bid={b},trump=best")
+             for b in sorted({int(x) for x in a.fixed_bids.split(",")} | {40})}
     old = ensure_run(a.old_strategy, a.deals, a.seed, a.out, a.fresh)
     info = json.loads((new[0] / "run.json").read_text())
     argv = ["--deals", str(a.deals), "--seed", str(a.seed), "--strategy", a.strategy,

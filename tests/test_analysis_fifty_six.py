@@ -132,17 +132,21 @@ def test_team_points_band_groups_by_four():
 def test_study_script_writes_and_reuses(tmp_path):
     doc = tmp_path / "doc.md"
     doc.write_text("intro\n<!-- study:begin -->\nold\n<!-- study:end -->\nmiddle\n"
-                   "<!-- compare:begin -->\nold\n<!-- compare:end -->\nend\n")
+                   "<!-- compare:begin -->\nold\n<!-- compare:end -->\nfixed\n"
+                   "<!-- fixed:begin -->\nold\n<!-- fixed:end -->\nend\n")
     script = Path(__file__).parents[1] / "scripts" / "study_fifty_six.py"
     cmd = [sys.executable, str(script), "--deals", "3000", "--out", str(tmp_path / "runs"),
-           "--update-doc", str(doc)]
+           "--update-doc", str(doc), "--fixed-bids", "28"]  # and 40, always
     for reused in (False, True):
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
         assert p.returncode == 0, p.stderr
         assert ("reusing" in p.stderr) == reused
     text = doc.read_text()
     assert "\nold\n" not in text and text.startswith("intro\n")
-    assert text.count("### ") == 8 and "middle" in text and text.endswith("end\n")
+    assert text.count("### ") == 12 and "middle" in text and text.endswith("end\n")
     study, compare = text.split("middle")
+    compare, fixed = compare.split("\nfixed\n")
+    assert fixed.count("Selection-free") == 4 and "--contract seat=0,bid=28,trump=best" in fixed
+    assert "| 28 |" in fixed and "| 40 |" in fixed
     assert "Made rate by bid value" in study and "Old and new player" in compare
     assert "cardsim analyze bid-success" in study and "| contracts made |" in compare
