@@ -174,38 +174,107 @@ def run(game, games, deals, seed, players, rule_opts, rules_file, strategy_opts,
 
 @cli.command()
 @game_arg
-@click.option("--game-index", type=int, required=True, help="game (or deal) number in the run")
+@click.option("--game-index", type=int, default=None,
+              help="game (or deal) number in the run (not with --position)")
 @click.option("--mode", type=click.Choice(["games", "deals"]), default="games",
               show_default=True, help="the run mode the index belongs to")
 @with_common
 @click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="JSON Lines file (default: standard output)")
+              help="JSON Lines file, or with --stop-at the position file (default: standard "
+                   "output)")
 @click.option("--seating", type=click.Choice(["auto", "fixed", "duplicate"]), default="auto",
               show_default=True, help="the run's --seating (it decides who plays each game)")
+@click.option("--stop-at", default=None, metavar="[DEAL:]K",
+              help="write the position before decision K (from 0) of deal DEAL (default 0) as "
+                   "a TOML position file instead of the events")
+@click.option("--position", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="FILE", help="play on from a position file (--strategy: who plays on; "
+                                   "default the file's)")
 def replay(game, game_index, mode, seed, players, rule_opts, rules_file, strategy_opts, out,
-           seating):
-    """Replay one game of a run as JSON Lines (the same kernel and random streams)."""
+           seating, stop_at, position):
+    """Replay one game of a run as JSON Lines (the same kernel and random streams), cut a
+    position out of it (--stop-at), or play on from a position file (--position)."""
     import json
 
     from cardsim.simulator.games import get_replay
 
     g = _game(game)
-    play_one = get_replay(game)
-    if game_index < 0:
-        raise UsageError(f"--game-index {game_index}: must be 0 or more")
-    rules = _rules(g, players, rule_opts, rules_file)
-    if mode == "deals" and not g.supports_deals_mode:
-        raise UsageError(f"--mode deals is not available for {g.name} (use --mode games)")
-    events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
-                            deals_mode=mode == "deals", debug=True, seating=seating)
-    lines = "".join(json.dumps(e) + "\n" for e in events)
-    if out is None:
-        sys.stdout.write(lines)
+    if position is not None:
+        if game_index is not None or stop_at is not None:
+            raise UsageError("--position: give neither --game-index nor --stop-at (the file "
+                             "holds the game)")
+        events = _play_on(g, position, list(strategy_opts))
     else:
-        try:
-            out.write_text(lines)
-        except OSError as e:
-            raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+        if game_index is None:
+            raise UsageError("--game-index: needed (or --position FILE)")
+        if game_index < 0:
+            raise UsageError(f"--game-index {game_index}: must be 0 or more")
+        rules = _rules(g, players, rule_opts, rules_file)
+        if mode == "deals" and not g.supports_deals_mode:
+            raise UsageError(f"--mode deals is not available for {g.name} (use --mode games)")
+        if stop_at is not None:
+            _write(out, _cut(g, rules, list(strategy_opts), _seed(seed), game_index,
+                             mode == "deals", seating, stop_at))
+            return
+        play_one = get_replay(game)
+        events, _, _ = play_one(g, rules, list(strategy_opts), _seed(seed), game_index,
+                                deals_mode=mode == "deals", debug=True, seating=seating)
+    _write(out, "".join(json.dumps(e) + "\n" for e in events))
+
+
+def _write(out, text: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write ({e.strerror or e})") from None
+
+
+def _cut(g, rules, strategies, seed, game_index, deals_mode, seating, stop_at) -> str:
+    """The position file's text for --stop-at [DEAL:]K."""
+    from cardsim.simulator import position as P
+    from cardsim.simulator.positionfile import dumps
+
+    deal_text, _, k_text = stop_at.rpartition(":")
+    try:
+        deal, k = int(deal_text or 0), int(k_text)
+    except ValueError:
+        raise UsageError(f"--stop-at {stop_at}: write K or DEAL:K (whole numbers)") from None
+    if deal < 0 or k < 0:
+        raise UsageError(f"--stop-at {stop_at}: DEAL and K must be 0 or more")
+    if seating == "duplicate":
+        raise UsageError("--stop-at: positions are cut from --seating fixed or auto games")
+    pos = P.snapshot(g, rules, strategies or [g.default_strategy], seed, game_index, deal, k,
+                     deals_mode=deals_mode)
+    if pos is None:
+        n = P.decisions(g, rules, strategies or [g.default_strategy], seed, game_index, deal,
+                        deals_mode=deals_mode)
+        raise UsageError(f"--stop-at {stop_at}: deal {deal} of game {game_index} has "
+                         f"{n} decisions (allowed K 0..{n - 1})" if n else
+                         f"--stop-at {stop_at}: game {game_index} has no deal {deal}")
+    return dumps(pos, strategies or [g.default_strategy], P.events(pos),
+                 _decision_names(g))
+
+
+def _decision_names(g) -> tuple[str, ...]:
+    from importlib import import_module
+
+    return import_module(g.kernel_module.rpartition(".")[0] + ".view").DECISIONS
+
+
+def _play_on(g, path, strategies):
+    from cardsim.simulator import position as P
+    from cardsim.simulator.positionfile import read
+
+    pos, saved = read(path)
+    if pos.game != g.name:
+        raise UsageError(f"--position {path}: a {pos.game} position, not {g.name}")
+    try:
+        return P.play_on_events(pos, strategies or saved)
+    except P.TapeError as e:
+        raise UsageError(f"--position {path}: {e}") from None
 
 
 @cli.command()

@@ -186,13 +186,23 @@ def resume(pos: Position, strategies: list[str], registry=None, debug: bool = Tr
 def events(pos: Position, registry=None) -> list[dict]:
     """The position's game as the replay's events (docs/replay.md), up to the stop: what was
     dealt, called and played, by whom. The strategies never decide (the tape is forced)."""
+    return _logged(pos, ["random"], len(pos.tape), registry)
+
+
+def play_on_events(pos: Position, strategies: list[str], registry=None) -> list[dict]:
+    """The position's game played on to its end by ``strategies``, as the replay's events
+    from the start: the tape's decisions, then the strategies' own."""
+    return _logged(pos, strategies, -1, registry)
+
+
+def _logged(pos: Position, strategies: list[str], stop: int, registry) -> list[dict]:
     from cardsim.simulator.games import get_game
 
     game = get_game(pos.game)
-    ctx, fns, described = _prepared(game, pos.rules, ["random"], pos.seed, pos.deals_mode,
+    ctx, fns, described = _prepared(game, pos.rules, strategies, pos.seed, pos.deals_mode,
                                     pos.rot_k, registry)
     trk, tape, stash = _resume_arrays(game, pos)
-    trk[T.T_STOP] = len(pos.tape)
+    trk[T.T_STOP] = stop
     *_, log = _run(game, ctx, fns, described, pos.game_index, trk, tape, stash, True,
                    logged=True)
     decode = import_module(game.kernel_module.rpartition(".")[0] + ".replay").decode

@@ -1,0 +1,101 @@
+"""Position files (simulator.positionfile, `cardsim replay --stop-at` / `--position`): a position
+cut out of a replayed game round-trips through its TOML text, and playing on from it with the
+run's strategies gives the replay's own events; every malformed file is refused in one line."""
+import json
+import subprocess
+import sys
+import tomllib
+
+import numpy as np
+import pytest
+import tomli_w
+
+from cardsim.simulator import position as P
+from cardsim.simulator.errors import UsageError
+from cardsim.simulator.games import get_game, get_replay
+from cardsim.simulator.positionfile import dumps, loads
+
+CLI = [sys.executable, "-m", "cardsim"]
+CASES = {"fifty-six": (True, 3, 10), "hand-and-foot": (False, 2, 25),
+         "contract-rummy": (False, 2, 25)}
+
+
+def _strip(events):
+    return [e for e in events if e["event"] != "game"]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_cut_position_round_trips_and_plays_on_as_the_replay(name):
+    deals_mode, index, k = CASES[name]
+    g = get_game(name)
+    rules = g.rules.resolve({})
+    strategies = [g.default_strategy]
+    pos = P.snapshot(g, rules, strategies, 5, index, 0, k, deals_mode=deals_mode)
+    text = dumps(pos, strategies, P.events(pos))
+    back, saved = loads(text)
+    assert saved == strategies and back.rules == pos.rules
+    assert (back.seed, back.game_index, back.deal, back.deals_mode) == (5, index, 0, deals_mode)
+    assert np.array_equal(back.tape, pos.tape) and np.array_equal(back.header, pos.header)
+    assert np.array_equal(back.stash, pos.stash)
+    whole, _, _ = get_replay(name)(g, rules, strategies, 5, index, deals_mode=deals_mode,
+                                   seating="fixed")
+    assert _strip(P.play_on_events(back, strategies)) == _strip(whole)
+    # without the streams the players draw afresh: the same start, then the game's own end
+    doc = tomllib.loads(text)
+    del doc["streams"]
+    fresh, _ = loads(tomli_w.dumps(doc))
+    assert fresh.stash is None
+    on = P.play_on_events(fresh, ["random"])
+    assert _strip(on)[:k // 2] == _strip(whole)[:k // 2] and on[-1]["event"] == "game_end"
+
+
+def test_replay_writes_and_reads_position_files(tmp_path):
+    f = tmp_path / "p.toml"
+    p = subprocess.run(CLI + ["replay", "fifty-six", "--game-index", "3", "--mode", "deals",
+                              "--stop-at", "0:10", "--out", str(f)],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    text = f.read_text()
+    assert text.startswith("# cardsim position: fifty-six") and '"event": "call"' in text
+    on = subprocess.run(CLI + ["replay", "fifty-six", "--position", str(f)],
+                        capture_output=True, text=True, timeout=600)
+    full = subprocess.run(CLI + ["replay", "fifty-six", "--game-index", "3", "--mode", "deals"],
+                          capture_output=True, text=True, timeout=600)
+    assert on.returncode == 0 and full.returncode == 0, on.stderr + full.stderr
+    read = [json.loads(x) for x in on.stdout.splitlines()]
+    assert _strip(read) == _strip([json.loads(x) for x in full.stdout.splitlines()])
+
+
+def _cut_text():
+    g = get_game("fifty-six")
+    pos = P.snapshot(g, g.rules.resolve({}), ["tuned"], 0, 3, 0, 10, deals_mode=True)
+    return dumps(pos, ["tuned"])
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda t: t.replace("format = 1", "format = 2"), "position format 2"),
+    (lambda t: t.replace("tape = ", "tapes = "), "has no 'tape'"),
+    (lambda t: t.replace("header = [", "header = [1, "), "'header' must be"),
+    (lambda t: t.replace('mode = "deals"', 'mode = "both"'), "'mode' is 'both'"),
+    (lambda t: t.replace("players = 4", "players = 5"), "rule 'players'"),
+    (lambda t: t + "\n[[[", "not a TOML position file"),
+    (lambda t: t.replace("streams = [", 'streams = ["zz", '), "'streams' must be"),
+])
+def test_malformed_files_are_refused_naming_the_field(change, says):
+    with pytest.raises(UsageError, match=None) as e:
+        loads(change(_cut_text()), "p.toml")
+    assert says in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["fifty-six", "--game-index", "3", "--mode", "deals", "--stop-at", "900"],
+     "has 54 decisions"),
+    (["fifty-six", "--game-index", "3", "--stop-at", "x"], "--stop-at x"),
+    (["fifty-six"], "--game-index: needed"),
+    (["hand-and-foot", "--position", "tests/no_such.toml"], "cannot read"),
+])
+def test_replay_bad_input_is_one_line(args, says):
+    p = subprocess.run(CLI + ["replay", *args], capture_output=True, text=True, timeout=600)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr
+    assert p.stdout == ""
