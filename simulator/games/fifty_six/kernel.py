@@ -477,17 +477,16 @@ def fixed_contract(rules, st, n_act):
     value = rules[RU.R_FIXED + 2]
     trump = rules[RU.R_FIXED + 3]
     level = rules[RU.R_FIXED + 4]
-    if trump == RU.BEST:
-        length = np.zeros(4, np.int64)
+    if trump == RU.BEST:  # suit lengths from the deal's features (3 + suit)
+        length = st.feats[bidder]
         pts = np.zeros(4, np.int64)
         for i in range(st.hand_n[bidder]):
             c = st.hands[bidder, i]
-            length[SUIT[c]] += 1
             pts[SUIT[c]] += POINTS[c]
         trump = 0
         for su in range(1, 4):
-            if length[su] > length[trump] or (length[su] == length[trump]
-                                              and pts[su] > pts[trump]):
+            if length[3 + su] > length[3 + trump] or (length[3 + su] == length[3 + trump]
+                                                      and pts[su] > pts[trump]):
                 trump = su
     form = V.F_NUMBER_NT if trump == NO_TRUMPS else V.F_NUMBER_SUIT
     seen = TRUMP_HIDDEN if (rules[RU.R_HIDDEN_TRUMP] == 1 and trump != NO_TRUMPS) else trump

@@ -56,6 +56,16 @@ CONTRACT_ALLOWED = ("auction, or a contract every deal is played in: seat=S,bid=
                     "xx redoubled)")
 
 
+def _short(text: str) -> tuple[str, str, int, str]:
+    """(bid, trump, double level, place) as written in the short form 40Cx@1 (level 0: more
+    than two x)."""
+    body, _, seat = text.partition("@")
+    xs = len(body) - len(body.rstrip("xX"))  # no trump name ends in x
+    body = body[: len(body) - xs]
+    digits = len(body) - len(body.lstrip("0123456789"))
+    return body[:digits], body[digits:], {0: 1, 1: 2, 2: 4}.get(xs, 0), seat or "0"
+
+
 def parse_contract(raw) -> str:
     """'auction' or a fixed contract, written canonically as BID TRUMP [x|xx] @ PLACE
     ('40C@0', '40bestx@1'); see CONTRACT_ALLOWED."""
@@ -74,13 +84,7 @@ def parse_contract(raw) -> str:
         if level is None:
             raise ValueError(f"double={parts['double']!r}: allowed no, yes, redouble")
     else:
-        body, _, seat = text.partition("@")
-        seat = seat or "0"
-        xs = len(body) - len(body.rstrip("xX"))  # no trump name ends in x
-        level = {0: 1, 1: 2, 2: 4}.get(xs, 0)
-        body = body[: len(body) - xs]
-        digits = len(body) - len(body.lstrip("0123456789"))
-        bid, trump = body[:digits], body[digits:]
+        bid, trump, level, seat = _short(text)
     try:
         bid_i, seat_i = int(str(bid).strip()), int(str(seat).strip())
     except ValueError:
@@ -95,11 +99,8 @@ def contract_parts(text: str) -> tuple[int, int, int, int] | None:
     """(place, bid, trump code, double level) of a canonical fixed contract; None: auction."""
     if text == "auction":
         return None
-    body, _, seat = text.partition("@")
-    level = 4 if body.endswith("xx") else 2 if body.endswith("x") else 1
-    body = body.rstrip("x")  # the canonical form writes x in lower case
-    digits = len(body) - len(body.lstrip("0123456789"))
-    return int(seat), int(body[:digits]), CONTRACT_TRUMPS[body[digits:].upper()], level
+    bid, trump, level, seat = _short(text)
+    return int(seat), int(bid), CONTRACT_TRUMPS[trump.upper()], level
 
 
 def _contract_slots(v: dict) -> list[int]:
