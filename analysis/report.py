@@ -296,6 +296,8 @@ def _hand(d: Path) -> Section:
     """A saved hand table (cardsim hand --out): its rate by turn (the rummies) or by bid, one
     line per trump (56), with 95% intervals."""
     info = read_info(d, "hand.json", "hand table")
+    if "choice" in info["rows"][0]:
+        return _outlook(d, info)
     rows = pl.DataFrame(info["rows"])
     x = "turn" if "turn" in rows.columns else "bid"
     rate = next(c for c in rows.columns if c.endswith("_rate"))
@@ -316,6 +318,31 @@ def _hand(d: Path) -> Section:
                                   f"the other cards (constraints: {cons}), seed {info['seed']}, "
                                   f"deal {info['deal']}."))
     sec.tables.append(("hand table", rows))
+    return sec
+
+
+def _outlook(d: Path, info: dict) -> Section:
+    """A saved position outlook (cardsim hand --position --out): the mean score of each choice
+    with its 95% interval, the strategies' own choice first."""
+    rows = pl.DataFrame(info["rows"])
+    s = info["score"]
+    sec = Section(f"{info['game']}: position, seat {info['seat']} to {info['decision']} "
+                  f"— {d.name}")
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 0.9 + 0.32 * rows.height))
+    y = list(range(rows.height))[::-1]
+    mid = rows[s].to_list()
+    ax.errorbar(mid, y, xerr=[[m - lo for m, lo in zip(mid, rows[f"{s}_lo"])],
+                              [hi - m for m, hi in zip(mid, rows[f"{s}_hi"])]],
+                fmt="o", capsize=3)
+    ax.set_yticks(y, rows["choice"].to_list())
+    better = "higher" if info["higher_is_better"] else "lower"
+    ax.set_xlabel(f"{s.replace('_', ' ')} ({better} is better)")
+    sec.figures.append((png(fig), f"{s} by choice with 95% intervals over {info['samples']:,} "
+                                  "deals of the cards the seat cannot see, each choice played "
+                                  f"on by {', '.join(sorted({x['name'] for x in info['strategies']}))}; "
+                                  f"seed {info['seed']}."))
+    sec.tables.append(("position outlook", rows))
     return sec
 
 

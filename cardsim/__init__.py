@@ -25,13 +25,13 @@ if not _os.path.isdir(_os.path.join(_here, "simulator")) and _os.path.isfile(
 
 from cardsim._version import __version__  # noqa: E402
 
-__all__ = ["simulate", "compare", "sweep", "tune", "Result", "UsageError", "GAMES",
-           "__version__"]
+__all__ = ["simulate", "compare", "sweep", "tune", "hand", "outlook", "Result", "UsageError",
+           "GAMES", "__version__"]
 
 
 def __getattr__(name: str):
     # the API imports polars; the command line does not need it to start
-    if name in ("simulate", "compare", "sweep", "tune", "Result"):
+    if name in ("simulate", "compare", "sweep", "tune", "hand", "outlook", "Result"):
         from cardsim.simulator import api
 
         return getattr(api, name)

@@ -228,3 +228,22 @@ def hand(game: str, cards: str, *, seat: int = 0, constraints: Sequence[str] = (
     return {"game": g.name, "hand": cards, **({"foot": foot} if foot else {}), "seat": seat,
             "deal": deal, "seed": seed,
             "strategies": runner.described, "constraints": list(constraints), **table}
+
+
+def outlook(position, *, samples: int = 500, strategies: Sequence[str] = (), seed: int = 0,
+            choices: bool = True) -> dict:
+    """What a position is worth to the seat to decide, and what each of its choices is worth:
+    ``position`` is a position file's path (``cardsim replay --stop-at``, docs/commands.md) or
+    a ``simulator.position.Position``. The cards the seat cannot see are dealt again
+    ``samples`` times consistently with what it saw, and the deal is played on by
+    ``strategies`` (default: the file's) after each choice: a dict whose ``rows`` hold one row
+    per choice (``choice``), the first the strategies' own (simulator.outlook)."""
+    from pathlib import Path
+
+    from cardsim.simulator.outlook import outlook as run_outlook
+    from cardsim.simulator.positionfile import read
+
+    saved: list[str] = []
+    if isinstance(position, (str, Path)):
+        position, saved = read(Path(position))
+    return run_outlook(position, samples, list(strategies) or saved, seed, choices)

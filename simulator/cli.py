@@ -255,13 +255,7 @@ def _cut(g, rules, strategies, seed, game_index, deals_mode, seating, stop_at) -
                          f"{n} decisions (allowed K 0..{n - 1})" if n else
                          f"--stop-at {stop_at}: game {game_index} has no deal {deal}")
     return dumps(pos, strategies or [g.default_strategy], P.events(pos),
-                 _decision_names(g))
-
-
-def _decision_names(g) -> tuple[str, ...]:
-    from importlib import import_module
-
-    return import_module(g.kernel_module.rpartition(".")[0] + ".view").DECISIONS
+                 P.decision_names(g))
 
 
 def _play_on(g, path, strategies):
@@ -279,19 +273,24 @@ def _play_on(g, path, strategies):
 
 @cli.command()
 @game_arg
-@click.option("--hand", "cards", required=True, metavar="CARDS",
+@click.option("--hand", "cards", default=None, metavar="CARDS",
               help="the hand, as the replay logs write cards: \"7S 7H 7D 9C ...\"")
+@click.option("--position", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="FILE", help="instead of --hand: a position file (cardsim replay "
+                                   "--stop-at), analysed for the seat to decide")
+@click.option("--samples", type=int, default=None, metavar="N",
+              help="with --position: deals of the unseen cards to play on (default 500)")
 @click.option("--foot", default=None, metavar="CARDS",
               help="Hand and Foot: the hand's foot too")
-@click.option("--seat", type=int, default=0, show_default=True,
-              help="the hand's place in turn order (0 plays first)")
+@click.option("--seat", type=int, default=None,
+              help="the hand's place in turn order (0 plays first; default 0)")
 @click.option("--constraint", "constraints", multiple=True, metavar="PLACE:KIND...",
               help="on the other cards (repeatable): PLACE:points:LO..HI, PLACE:suit=H:LO..HI, "
                    "PLACE:rank=J:LO..HI, PLACE:holds=JC; places hand0, hand1, ... in turn order")
-@click.option("--deals", type=int, default=20_000, show_default=True,
-              help="deals of the other cards to play")
-@click.option("--deal", type=int, default=0, show_default=True,
-              help="which deal of the game (its contract)")
+@click.option("--deals", type=int, default=None,
+              help="deals of the other cards to play (default 20,000)")
+@click.option("--deal", type=int, default=None,
+              help="which deal of the game (its contract; default 0)")
 @with_common
 @click.option("--threads", type=int, default=None, help="worker threads (default: all cores)")
 @click.option("--json", "as_json", is_flag=True, help="one JSON object, its rows in 'rows'")
@@ -300,29 +299,85 @@ def _play_on(g, path, strategies):
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="also save the table as DIR/hand.json (a new folder; cardsim report draws "
                    "it)")
-def hand(game, cards, foot, seat, constraints, deals, deal, seed, players, rule_opts, rules_file,
-         strategy_opts, threads, as_json, contract, out):
+def hand(game, cards, position, samples, foot, seat, constraints, deals, deal, seed, players,
+         rule_opts, rules_file, strategy_opts, threads, as_json, contract, out):
     """What a hand is worth: the other cards dealt at random (under --constraint), the deal
-    played out many times by the strategies, the hand's chances tabulated."""
-    import json
-
+    played out many times by the strategies, the hand's chances tabulated. With --position:
+    what a position is worth to the seat to decide, choice by choice."""
     from cardsim.analysis.report import turn_table_lines
     from cardsim.simulator.api import hand as hand_table
 
     g = _game(game)
+    if (cards is None) == (position is None):
+        raise UsageError("--hand or --position: give one of them")
+    if position is not None:
+        given = [name for name, v in (("--foot", foot), ("--seat", seat),
+                                      ("--constraint", constraints), ("--deals", deals),
+                                      ("--deal", deal), ("--contract", contract),
+                                      ("--players", players), ("--rule", rule_opts),
+                                      ("--rules-file", rules_file), ("--threads", threads))
+                 if v not in (None, ())]
+        if given:
+            raise UsageError(f"{given[0]}: not with --position (the file holds the deal, its "
+                             "rules and whose turn it is)")
+        _outlook(g, position, samples, seed, list(strategy_opts), as_json, out)
+        return
+    if samples is not None:
+        raise UsageError("--samples: only with --position (a hand plays --deals)")
+    seat, deals, deal = (0 if seat is None else seat, 20_000 if deals is None else deals,
+                         0 if deal is None else deal)
     rules = _rule_texts(g, players, rule_opts, rules_file)
     result = hand_table(g.name, cards, seat=seat, constraints=constraints,
                         deals=_count(deals, "--deals"), strategies=list(strategy_opts),
                         rules=rules, seed=_seed(seed), deal=deal, threads=threads,
                         contract=contract, foot=foot)
+    _show_hand(result, out, as_json,
+               f"{g.name}: hand {cards} in place {seat}, deal {deal}, {result['deals']:,} "
+               f"deals, seed {seed}", getattr(g.analysis(), "hand_lines", turn_table_lines))
+
+
+def _outlook(g, path, samples, seed, strategies, as_json, out) -> None:
+    """cardsim hand --position: the outlook table (simulator.outlook)."""
+    from cardsim.simulator.outlook import outlook, outlook_lines
+    from cardsim.simulator.positionfile import read
+    from cardsim.simulator.progress import Progress
+
+    pos, saved = read(path)
+    if pos.game != g.name:
+        raise UsageError(f"--position {path}: a {pos.game} position, not {g.name}")
+    n = 500 if samples is None else _count(samples, "--samples")
+    bar, shown = None, 0
+
+    def progress(done, total):
+        nonlocal bar, shown
+        if bar is None:
+            bar = Progress(total, "playouts")
+        bar.advance(done - shown)
+        shown = done
+
+    try:
+        result = outlook(pos, n, strategies or saved, _seed(seed), progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    result["position"] = str(path)
+    _show_hand(result, out, as_json,
+               f"{g.name}: position {path}, seat {result['seat']} to {result['decision']} in "
+               f"deal {result['deal']} after {result['after']} decisions; {n:,} deals of the "
+               f"unseen cards, seed {seed}", outlook_lines)
+
+
+def _show_hand(result: dict, out, as_json: bool, title: str, lines) -> None:
+    """A hand or position table: saved with --out, printed as JSON or as lines."""
+    import json
+
     if out is not None:
         _save_hand(out, result)
     if as_json:
         click.echo(json.dumps(result))
         return
-    click.echo(f"{g.name}: hand {cards} in place {seat}, deal {deal}, {result['deals']:,} "
-               f"deals, seed {seed}")
-    for line in getattr(g.analysis(), "hand_lines", turn_table_lines)(result):
+    click.echo(title)
+    for line in lines(result):
         click.echo(line)
 
 

@@ -267,9 +267,10 @@ class Kernel:
             numba.config.CACHE_DIR = here
 
     def track(self, ctx, fns, game_index, trk, tape, debug, cap, ncols, gcols,
-              log=None):
+              log=None, preset=None):
         """``_track`` for one game (a game whose State has ``trk`` and ``tape``:
-        simulator.track), compiled into the game's cache folder on first use."""
+        simulator.track), compiled into the game's cache folder on first use. ``preset``: the
+        dealt deck of the tracked deal (a position written by hand), else None."""
         self.ready()
         if self._track is None:
             st = self.state_type
@@ -288,7 +289,8 @@ class Kernel:
         return self._track(self.new_state, self.play_one, ctx, (fns, self.own_fns),
                            int(game_index), np.ascontiguousarray(trk, np.int64),
                            np.ascontiguousarray(tape, np.int32),
-                           np.zeros(0, self.preset_dtype),
+                           np.zeros(0, self.preset_dtype) if preset is None else
+                           np.ascontiguousarray(preset, self.preset_dtype),
                            np.zeros((1, self.log_w), np.int32) if log is None else log,
                            log is not None, bool(debug), int(cap), int(ncols), int(gcols))
 

@@ -62,6 +62,11 @@ def _kernel(game):
     return import_module(game.kernel_module).KERNEL
 
 
+def decision_names(game) -> tuple[str, ...]:
+    """The game's decision kinds by number ("bid", "play" ...)."""
+    return import_module(game.kernel_module.rpartition(".")[0] + ".view").DECISIONS
+
+
 def _blank(game):
     """Tracking arrays of the game's size (its kernel's HEADER, TAPE_CAP, STREAM_ROWS)."""
     km = import_module(game.kernel_module)
@@ -77,7 +82,8 @@ def _header(trk) -> np.ndarray:
     return trk[T.T_HEAD:trk[T.T_STASH]]
 
 
-def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=False):
+def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=False,
+         preset=None):
     k = _kernel(game)
     cap, rows = 64, 1 << 12
     while True:
@@ -85,7 +91,8 @@ def _run(game, ctx, fns, described, game_index, trk, tape, stash, debug, logged=
         at = int(trk[T.T_STASH])  # the stash travels inside trk, as int64 bit patterns
         trk[at:] = stash.view(np.int64).ravel()
         status, deal_cols, game_row, err, trk_o, tape_o = k.track(
-            ctx, fns, game_index, trk, tape, debug, cap, game.deal_ncols, game.game_ncols, log)
+            ctx, fns, game_index, trk, tape, debug, cap, game.deal_ncols, game.game_ncols, log,
+            preset)
         stash_o = trk_o[at:].copy().view(np.uint64).reshape(stash.shape)
         if status == engine.ROWS_FULL:
             cap *= 8
@@ -119,9 +126,10 @@ def decisions(game, rules: dict, strategies: list[str], seed: int, game_index: i
 
 def snapshot(game, rules: dict, strategies: list[str], seed: int, game_index: int, deal: int,
              decision: int, deals_mode: bool = False, rot_k: int = 0, registry=None,
-             debug: bool = True) -> Position | None:
+             debug: bool = True, preset=None) -> Position | None:
     """Game ``game_index`` played until decision ``decision`` (from 0) of deal ``deal``: the
-    position there, or None when the game has no such decision."""
+    position there, or None when the game has no such decision. ``preset``: deal ``deal``'s
+    deck as dealt (simulator.constrained), instead of its shuffle."""
     ctx, fns, described = _prepared(game, rules, strategies, seed, deals_mode, rot_k, registry)
     trk, tape, stash = _blank(game)
     trk[T.T_WANT] = 1
@@ -129,12 +137,41 @@ def snapshot(game, rules: dict, strategies: list[str], seed: int, game_index: in
     trk[T.T_STOP] = decision
     trk[T.T_RECORD] = 1
     status, _, _, trk, tape, stash = _run(game, ctx, fns, described, game_index, trk, tape,
-                                          stash, debug)
+                                          stash, debug, preset=preset)
     if status != T.STOPPED:
         return None
     return Position(game.name, dict(rules), int(seed), int(game_index), int(deal),
                     _header(trk).copy(), tape[:decision].copy(), stash.copy(),
                     int(trk[T.T_SEAT]), int(trk[T.T_KIND]), bool(deals_mode), int(rot_k))
+
+
+def dealt(game, rules: dict, strategies: list[str], seed: int, game_index: int, deal: int,
+          fixed: dict[str, list[int]], dealer: int | None = None, deals_mode: bool = False,
+          rot_k: int = 0, registry=None, tries: int = 1000) -> Position:
+    """The start of deal ``deal`` holding the cards ``fixed`` (place -> card codes, the
+    game's places by seat: ``hand2``, ``foot0``, ``upcard`` ...), every other card dealt at
+    random (simulator.constrained, from the seed and game index), the deals before it played
+    by ``strategies``. The dealer is the game's; with ``dealer``, the first game from
+    ``game_index`` on whose deal ``deal`` that seat deals (a hand-written position file)."""
+    from cardsim.simulator import constrained as C
+
+    pm = import_module(game.position_module)
+    for gi in range(game_index, game_index + (tries if dealer is not None else 1)):
+        base = snapshot(game, rules, strategies, seed, gi, deal, 0, deals_mode, rot_k,
+                        registry)
+        if base is None:
+            raise UsageError(f"deal {deal}: game {gi} of seed {seed} has no such deal")
+        start = next(e for e in events(base) if e["event"] == "deal" and e["deal"] == deal)
+        who = int(start["dealer"] if "dealer" in start else start["hand_dealer"])
+        if dealer is None or who == dealer:
+            break
+    else:
+        raise UsageError(f"dealer {dealer}: that seat deals deal {deal} in none of games "
+                         f"{game_index}..{game_index + tries - 1} of seed {seed}")
+    spec = C.build(pm.deck(rules), pm.places(rules, who, deal), fixed, [], pm.CARD_POINTS)
+    deck = C.deals(spec, seed, 1, gi)[0][0]
+    return snapshot(game, rules, strategies, seed, gi, deal, 0, deals_mode, rot_k, registry,
+                    preset=deck)
 
 
 def _resume_arrays(game, pos: Position):

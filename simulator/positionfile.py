@@ -66,8 +66,10 @@ def _need(doc: dict, key: str, kind, path) -> object:
 
 
 def loads(text: str, path="position") -> tuple[Position, list[str]]:
-    """(Position, the strategies it was cut with) from a position file's text; every missing
-    or malformed field is refused in one line naming it."""
+    """(Position, the strategies it was cut with) from a position file's text: one cut by
+    ``replay --stop-at`` (its header) or one written by hand (a [cards] table: the start of a
+    deal with those cards); every missing or malformed field is refused in one line naming
+    it."""
     from cardsim.simulator.games import get_game
     from cardsim.simulator.position import _blank, _header
 
@@ -79,20 +81,40 @@ def loads(text: str, path="position") -> tuple[Position, list[str]]:
         raise UsageError(f"{path}: position format {doc['format']}; this cardsim reads "
                          f"format {FORMAT}")
     game = get_game(_need(doc, "game", str, path))
-    rules = game.rules.resolve(_need(doc, "rules", dict, path))
-    mode = _need(doc, "mode", str, path)
+    hand_written = "cards" in doc
+    if hand_written == ("header" in doc):
+        raise UsageError(f"{path}: a position file has a 'header' (cut by cardsim replay "
+                         "--stop-at) or a [cards] table (written by hand), not "
+                         + ("both" if hand_written else "neither"))
+    # a hand-written file may leave out what a cut one always holds
+    opt = (lambda key, kind, default: _need(doc, key, kind, path) if key in doc or not
+           hand_written else default)
+    rules = game.rules.resolve(opt("rules", dict, {}))
+    mode = opt("mode", str, "games")
     if mode not in ("games", "deals"):
         raise UsageError(f"{path}: position field 'mode' is {mode!r}; allowed games, deals")
-    tape = _need(doc, "tape", list, path)
-    header = _need(doc, "header", list, path)
+    tape = opt("tape", list, [])
     trk, tape0, stash0 = _blank(game)
+    if len(tape) > len(tape0) or not all(isinstance(x, int) for x in tape):
+        raise UsageError(f"{path}: position field 'tape' must be at most {len(tape0)} "
+                         "integers")
+    strategies = [str(s) for s in opt("strategies", list, [game.default_strategy])]
+    seed, index = opt("seed", int, 0), opt("game_index", int, 0)
+    deal, rot_k = opt("deal", int, 0), opt("rotations", int, 0)
+    if hand_written:
+        pos = _from_cards(game, rules, strategies, seed, index, deal, mode == "deals", rot_k,
+                          _need(doc, "cards", dict, path), path)
+        if "streams" in doc:
+            raise UsageError(f"{path}: position field 'streams': not with [cards] (the "
+                             "players start with fresh streams)")
+        if tape:
+            pos.tape, pos.stash = np.array(tape, np.int32), None
+        return pos, strategies
+    header = _need(doc, "header", list, path)
     width = len(_header(trk))
     if len(header) != width or not all(isinstance(x, int) for x in header):
         raise UsageError(f"{path}: position field 'header' must be {width} integers "
                          f"({len(header)} given)")
-    if len(tape) > len(tape0) or not all(isinstance(x, int) for x in tape):
-        raise UsageError(f"{path}: position field 'tape' must be at most {len(tape0)} "
-                         "integers")
     stash = None
     if "streams" in doc:
         try:
@@ -103,13 +125,35 @@ def loads(text: str, path="position") -> tuple[Position, list[str]]:
             raise UsageError(f"{path}: position field 'streams' must be {stash0.size} "
                              "hexadecimal words")
         stash = np.array(words, np.uint64).reshape(stash0.shape)
-    strategies = _need(doc, "strategies", list, path)
-    pos = Position(game.name, rules, _need(doc, "seed", int, path),
-                   _need(doc, "game_index", int, path), _need(doc, "deal", int, path),
-                   np.array(header, np.int64), np.array(tape, np.int32), stash,
-                   int(doc.get("seat", -1)), -1, mode == "deals",
-                   _need(doc, "rotations", int, path))
-    return pos, [str(s) for s in strategies]
+    pos = Position(game.name, rules, seed, index, deal, np.array(header, np.int64),
+                   np.array(tape, np.int32), stash, int(doc.get("seat", -1)), -1,
+                   mode == "deals", rot_k)
+    return pos, strategies
+
+
+def _from_cards(game, rules, strategies, seed, index, deal, deals_mode, rot_k, cards: dict,
+                path) -> Position:
+    """A hand-written file's [cards]: places by seat (``hand0 = "JS 9S ..."``, ``foot1``,
+    ``upcard``), optionally ``dealer``; the cards not named are dealt at random."""
+    from cardsim.simulator import constrained as C
+    from cardsim.simulator.position import dealt
+
+    dealer = cards.get("dealer")
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
+                               or not 0 <= dealer < int(rules["players"])):
+        raise UsageError(f"{path}: cards.dealer must be a seat 0..{int(rules['players']) - 1}")
+    fixed = {}
+    for place, text in cards.items():
+        if place == "dealer":
+            continue
+        if not isinstance(text, str):
+            raise UsageError(f"{path}: cards.{place} must be a text of cards (\"JS 9S AH\")")
+        fixed[place] = C.parse_cards(text, f"cards.{place}")
+    try:
+        return dealt(game, rules, strategies, seed, index, deal, fixed, dealer, deals_mode,
+                     rot_k)
+    except UsageError as e:
+        raise UsageError(f"{path}: {e}") from None
 
 
 def read(path: Path) -> tuple[Position, list[str]]:

@@ -106,6 +106,15 @@ def deal_starts(trk, d):
 
 
 @njit(cache=True, inline="always")
+def preset_deal(trk, d):
+    """Whether deal ``d`` takes a preset deck instead of its shuffle: the tracked deal while
+    tracking (a position written by hand, at any deal), else a run's first deal."""
+    if trk[T_WANT] == 1:
+        return trk[T_DEAL] == d
+    return d == 0
+
+
+@njit(cache=True, inline="always")
 def resuming(trk):
     """True when the game starts at the tracked deal from its deal header."""
     return trk[T_WANT] == 1 and trk[T_RESUME] == 1

@@ -17,7 +17,7 @@ CLI = [sys.executable, "-m", "cardsim"]
 def test_documented_examples_run(capsys):
     """Every Python block of docs/api.md, in order, in one namespace."""
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     ns: dict = {}
     for code in blocks:
         exec(compile(code, str(DOC), "exec"), ns)
@@ -30,6 +30,10 @@ def test_documented_examples_run(capsys):
     # the positions block: the game played on from halfway, the seat's view, a resample
     assert ns["deals"]["deal_index"].min() == 0 and ns["view"].seat == ns["pos"].seat
     assert len(ns["other"].tape) == len(ns["pos"].tape) == ns["n"] // 2
+    # the outlook block: the strategies' row first, then the cards seat 3 may play
+    rows = ns["look"]["rows"]
+    assert rows[0]["choice"] == "(strategy)" and len(rows) >= 2
+    assert sum(r["chosen"] for r in rows[1:]) == 1.0
 
 
 def test_simulate_in_memory_equals_the_command(tmp_path):

@@ -99,3 +99,90 @@ def test_replay_bad_input_is_one_line(args, says):
     lines = p.stderr.strip().splitlines()
     assert p.returncode == 2 and len(lines) == 1 and says in lines[0], p.stderr
     assert p.stdout == ""
+
+
+# hand-written files: a [cards] table instead of the header
+WRITTEN = {
+    "fifty-six": ({"hand1": "JS JS 9S AS 10S KS JH 9H AH KC QC 10D"}, 0, 0),
+    "hand-and-foot": ({"hand2": "3H 3H 5S 5S 5S 7C 8C 9C JK JK 2D KS KH",
+                       "foot2": "AS AS AS 4D 4D 6H 6H 6H 10C 10C QD QD QS",
+                       "upcard": "9D"}, 3, 2),
+    "contract-rummy": ({"hand0": "7S 7H 7D 9C 9D 9H 2S 5S 8D KC", "upcard": "QH"}, 1, 1),
+}
+
+
+def _written(game, cards, dealer, deal, **extra):
+    doc = {"format": 1, "game": game, "deal": deal, **extra,
+           "cards": {**cards, "dealer": dealer}}
+    return tomli_w.dumps(doc)
+
+
+def _deal_event(pos):
+    return next(e for e in P.events(pos) if e["event"] == "deal" and e["deal"] == pos.deal)
+
+
+@pytest.mark.parametrize("game", list(WRITTEN))
+def test_a_hand_written_deal_holds_its_cards_where_they_were_put(game):
+    cards, dealer, deal = WRITTEN[game]
+    pos, strategies = loads(_written(game, cards, dealer, deal))
+    g = get_game(game)
+    assert strategies == [g.default_strategy] and len(pos.tape) == 0 and pos.deal == deal
+    e = _deal_event(pos)
+    assert e.get("dealer", e.get("hand_dealer")) == dealer
+    if game == "fifty-six":
+        assert sorted(e["hands"]["1"]) == sorted(cards["hand1"].split())
+    else:  # the rummies log the deck as dealt: the places' positions
+        from importlib import import_module
+        places = import_module(g.position_module).places(pos.rules, dealer, deal)
+        for place, text in cards.items():
+            assert sorted(e["deck"][i] for i in places[place]) == sorted(text.split()), place
+    if game == "hand-and-foot":
+        assert e["min_meld"] == pos.rules["min_meld"][deal]  # deal 2's meld: 120
+    # the other cards: random from the seed, the same for the same file
+    again, _ = loads(_written(game, cards, dealer, deal))
+    assert np.array_equal(again.header, pos.header)
+    other, _ = loads(_written(game, cards, dealer, deal, seed=9))
+    assert not np.array_equal(other.header, pos.header)
+    # and the deal plays out from there
+    assert P.play_on_events(pos, strategies)[-1]["event"] == "game_end"
+
+
+def test_a_hand_written_part_of_a_hand_and_a_tape():
+    pos, _ = loads(_written("fifty-six", {"hand2": "JC JC"}, 3, 0))
+    hand = _deal_event(pos)["hands"]["2"]
+    assert hand.count("JC") == 2 and len(hand) == 12
+    g = get_game("fifty-six")
+    cut = P.snapshot(g, pos.rules, ["tuned"], pos.seed, pos.game_index, 0, 0, preset=None)
+    assert cut.header.tolist() != pos.header.tolist()  # not the game's own shuffle
+    # a tape on it: the first calls of the deal as the strategies made them
+    on = P.resume(pos, ["tuned"], stop=3)
+    doc = tomllib.loads(_written("fifty-six", {"hand2": "JC JC"}, 3, 0))
+    doc["tape"] = [int(x) for x in on.tape]
+    taped, _ = loads(tomli_w.dumps(doc))
+    assert taped.stash is None and taped.tape.tolist() == on.tape.tolist()
+    assert np.array_equal(P.resume(taped, ["tuned"], stop=3).header, on.header)
+
+
+@pytest.mark.parametrize("cards, says", [
+    ({"hand1": "JS JS JS"}, "more often than the deck has it"),
+    ({"hand1": "JS 9S AS 10S KS JH 9H AH KC QC 10D QD 9D"}, "13 cards fixed"),
+    ({"hand7": "JS"}, "no place 'hand7'"),
+    ({"hand1": "ZZ"}, "cards.hand1: 'ZZ' is not a card"),
+    ({"hand1": 5}, "cards.hand1 must be a text"),
+    ({"dealer": 4}, "cards.dealer must be a seat 0..3"),
+])
+def test_bad_hand_written_cards_are_refused_naming_the_field(cards, says):
+    doc = {"format": 1, "game": "fifty-six", "cards": cards}
+    with pytest.raises(UsageError) as e:
+        loads(tomli_w.dumps(doc), "p.toml")
+    assert says in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_a_file_with_header_and_cards_is_refused():
+    doc = tomllib.loads(_cut_text())
+    doc["cards"] = {"hand0": "JS"}
+    with pytest.raises(UsageError, match="not both"):
+        loads(tomli_w.dumps(doc))
+    del doc["cards"], doc["header"]
+    with pytest.raises(UsageError, match="not neither"):
+        loads(tomli_w.dumps(doc))

@@ -470,3 +470,26 @@ def hand_rows(frames: dict[str, pl.DataFrame], seat: int, rules: dict) -> dict:
     return {"deals": n, "rows": rows,
             **dict(zip(("went_out_rate", "went_out_lo", "went_out_hi"), out)),
             **dict(zip(("penalty", "penalty_lo", "penalty_hi"), pen))}
+
+
+# the outlook of a position (cardsim hand --position, simulator.outlook): penalty points
+# decide (fewer is better)
+POSITION_SCORE = ("penalty", -1)
+
+
+def position_rules(rules: dict, deal: int) -> tuple[dict, bool]:
+    """(rules, deals mode) that end a game resumed at deal ``deal`` with that deal."""
+    from cardsim.simulator.games import get_game
+
+    cut = dict(rules)
+    cut["contracts"] = list(rules["contracts"])[:deal + 1]
+    return get_game("contract-rummy").rules.resolve(cut), False
+
+
+def position_outcome(deals: pl.DataFrame, seat: int, rules: dict) -> dict:
+    """Per resampled deal: whether the seat went out and had its contract down by the deal's
+    end, and the penalty it took."""
+    mine = deals.filter(pl.col("seat") == seat)
+    return {"went_out_rate": mine["went_out"].to_numpy(),
+            "down_rate": mine["down_turn"].is_not_null().to_numpy(),
+            "penalty": mine["penalty"].cast(pl.Int64).to_numpy()}

@@ -332,7 +332,7 @@ def _start_deal(search, seed_key, d, dealer, rules, st, log, log_on, preset):
     else:
         for i in range(ncards):
             deck[i] = i % 52 if i < 52 * ndecks else JOKER
-        R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
+        R.shuffle_or_preset(deck, ncards, preset, T.preset_deal(trk, d), dr)
         if tracked:  # the header a resumed game starts this deal from
             for i in range(ncards):
                 trk[H_DECK + i] = deck[i]

@@ -246,3 +246,16 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
         return pos
 
     return first_consistent(draw, lambda pos: _as_seen(_deal_events(pos), seat) == evs, tries)
+
+
+def choices(pos: Position, kind: int) -> list[tuple[str, int]]:
+    """The answers to list for decision ``kind`` in an outlook (simulator.outlook), as (label,
+    tape value): the stock or the top discard for a draw, every card for a discard (the kernel
+    refuses those the seat does not hold). Deep draws, buys and melds are not listed."""
+    from cardsim.simulator.cards import name
+
+    if kind == K.KD_DRAW:
+        return [("stock", V.D_STOCK), ("top discard", V.D_TOP)]
+    if kind == K.KD_DISCARD:
+        return [(name(c), c) for c in sorted(set(deck(pos.rules).tolist()))]
+    return []

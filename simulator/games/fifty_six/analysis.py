@@ -330,3 +330,26 @@ def hand_lines(result: dict) -> list[str]:
                f"expected stake {b['stake']:+.3f} [{b['stake_lo']:+.3f}, {b['stake_hi']:+.3f}]"
                " tables per opposing team")
     return out
+
+
+# the outlook of a position (cardsim hand --position, simulator.outlook): the seat's team's
+# card points decide, and the chance its team wins the contract (makes it, or defeats it)
+POSITION_SCORE = ("points", 1)
+
+
+def position_rules(rules: dict, deal: int) -> tuple[dict, bool]:
+    """(rules, deals mode) that end a game resumed at deal ``deal`` with that deal."""
+    return rules, True
+
+
+def position_outcome(deals: pl.DataFrame, seat: int, rules: dict) -> dict:
+    """Per resampled deal (a row each): whether the seat's team won the contract and the card
+    points it took."""
+    import numpy as np
+
+    nteams = int(rules["players"]) // 2 if rules["team_layout"] == "pairs" else 2
+    mine = deals["bidding_team"].to_numpy() == seat % nteams
+    made = deals["made"].to_numpy()
+    pts = np.where(mine, deals["bidding_team_points"].to_numpy(),
+                   deals["opponent_points"].to_numpy())
+    return {"win_rate": mine == made, "made_rate": made, "points": pts.astype(np.int64)}

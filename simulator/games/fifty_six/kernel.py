@@ -252,7 +252,8 @@ def deal_cards(seed_key, d, dealer, rules, st, log, log_on, preset):
         for i in range(ncards):
             deck[i] = trk[H_DECK + i] if from_header else template[i]
         if not from_header:
-            R.shuffle_or_preset(deck, ncards, preset, d == 0 and redeals == 0, dr)
+            R.shuffle_or_preset(deck, ncards, preset,
+                                    T.preset_deal(trk, d) and redeals == 0, dr)
         for k in range(n_act):
             s = order[k]
             for i in range(hsize):

@@ -66,9 +66,10 @@ def turn_places(rules: dict) -> dict[str, list[int]]:
     return places(rules, int(rules["players"]) - 1)
 
 
-def places(rules: dict, dealer: int) -> dict[str, list[int]]:
+def places(rules: dict, dealer: int, deal: int = 0) -> dict[str, list[int]]:
     """Where each seat's hand lies in the dealt deck of a deal that ``dealer`` deals with every
-    seat at the table (constrained dealing, simulator.constrained): ``hand<seat>``."""
+    seat at the table (constrained dealing, simulator.constrained): ``hand<seat>``. Every deal
+    is dealt alike, whatever ``deal``."""
     n = int(rules["players"])
     size = 12 if n == 4 else 8
     step = -1 if rules["turn_order"] == "sheet_clockwise" else 1
@@ -164,3 +165,14 @@ def resample(view: View, rng: np.random.Generator, tries: int = 10_000) -> Posit
     # the tape is legal on the candidate's cards (the kernel checks every answer)
     return first_consistent(draw, lambda pos: resume(pos, ["random"], stop=len(pos.tape))
                             is not None, tries)
+
+
+def choices(pos: Position, kind: int) -> list[tuple[str, int]]:
+    """The answers to list for decision ``kind`` in an outlook (simulator.outlook), as (label,
+    tape value): every card of the deck for a play (the kernel refuses those the seat may not
+    play). Calls are not listed: too many to play each out."""
+    if kind != V.PLAY:
+        return []
+    from cardsim.simulator.cards import name
+
+    return [(name(c), c) for c in sorted(set(deck(pos.rules).tolist()))]

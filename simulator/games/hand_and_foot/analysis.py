@@ -247,3 +247,29 @@ def hand_rows(frames: dict[str, pl.DataFrame], seat: int, rules: dict) -> dict:
     return {"deals": n, "rows": rows,
             **dict(zip(("went_out_rate", "went_out_lo", "went_out_hi"), out)),
             **dict(zip(("score", "score_lo", "score_hi"), score))}
+
+
+# the outlook of a position (cardsim hand --position, simulator.outlook): the team's deal
+# score decides
+POSITION_SCORE = ("score", 1)
+
+
+def position_rules(rules: dict, deal: int) -> tuple[dict, bool]:
+    """(rules, deals mode) that end a game resumed at deal ``deal`` with that deal."""
+    from cardsim.simulator.games import get_game
+
+    cut = dict(rules)
+    cut["deals"] = deal + 1
+    cut["min_meld"] = list(rules["min_meld"])[:deal + 1]
+    return get_game("hand-and-foot").rules.resolve(cut), False
+
+
+def position_outcome(deals: pl.DataFrame, seat: int, rules: dict) -> dict:
+    """Per resampled deal: whether the seat's team went out and had made its minimum meld by
+    the deal's end, and its deal score."""
+    players = int(rules["players"])
+    teams = players // 2 if players in (4, 6) else players
+    mine = deals.filter(pl.col("team") == seat % teams)
+    return {"went_out_rate": mine["went_out"].to_numpy(),
+            "melded_rate": mine["initial_meld_turn"].is_not_null().to_numpy(),
+            "score": mine["score"].cast(pl.Int64).to_numpy()}

@@ -709,7 +709,7 @@ def _deal(st, rules, seed_key, d, dealer, first, need, ncards, preset, log, log_
     for i in range(ncards):
         deck[i] = trk[H_DECK + i] if from_header else FULL_DECK[i]
     if not from_header:
-        R.shuffle_or_preset(deck, ncards, preset, d == 0, dr)
+        R.shuffle_or_preset(deck, ncards, preset, T.preset_deal(trk, d), dr)
     if log_on:
         emit(log, EV_DEAL, d, dealer, first, need, ncards, 0)
         for off in range(0, ncards, 16):

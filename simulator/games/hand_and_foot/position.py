@@ -66,10 +66,11 @@ def turn_places(rules: dict) -> dict[str, list[int]]:
     return places(rules, 0 if rules["first_player"] == "hand_dealer" else n - 1)
 
 
-def places(rules: dict, dealer: int) -> dict[str, list[int]]:
+def places(rules: dict, dealer: int, deal: int = 0) -> dict[str, list[int]]:
     """Where each seat's hand and foot and the upcard lie in the dealt deck of a deal that
     ``dealer`` deals (constrained dealing, simulator.constrained): ``hand<seat>``,
-    ``foot<seat>``, ``upcard`` (the stock's top before any burial)."""
+    ``foot<seat>``, ``upcard`` (the stock's top before any burial). Every deal is dealt
+    alike, whatever ``deal``."""
     n, hs, fs = int(rules["players"]), int(rules["hand_size"]), int(rules["foot_size"])
     first = dealer if rules["first_player"] == "hand_dealer" else (dealer + 1) % n
     out = {}
@@ -296,3 +297,14 @@ def resample(view: View, rng: np.random.Generator, tries: int = 500) -> Position
         return pos
 
     return first_consistent(draw, lambda pos: _as_seen(_deal_events(pos), seat) == evs, tries)
+
+
+def choices(pos: Position, kind: int) -> list[tuple[str, int]]:
+    """The answers to list for decision ``kind`` in an outlook (simulator.outlook), as (label,
+    tape value): the stock or the pile for a draw, every kind of card for a discard (the
+    kernel refuses those the seat does not hold). Melds, asking and granting are not listed."""
+    if kind == K.KD_DRAW:
+        return [("stock", 0), ("pile", 1)]
+    if kind == K.KD_DISCARD:
+        return [(n, k) for k, n in enumerate(KIND_NAMES)]
+    return []
