@@ -1,0 +1,35 @@
+"""Speed of the 56 double-dummy solver by tricks left: median and slowest milliseconds per
+position on one core, random positions at a trick's start, 4 players (and 6, 8 for short
+endings), a fresh table per position."""
+import argparse
+import time
+
+import numpy as np
+
+from cardsim.simulator.games.fifty_six import dd
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--max-tricks", type=int, default=8)
+    a = ap.parse_args()
+    rng = np.random.default_rng(1)
+    print(f"{'players':>8}{'tricks':>8}{'median ms':>11}{'max ms':>9}")
+    for players in (4, 6, 8):
+        top = a.max_tricks if players == 4 else min(a.max_tricks, 6 if players == 6 else 5)
+        for tricks in range(2, top + 1):
+            ts = []
+            for _ in range(a.positions):
+                trump = int(rng.integers(-1, 4))
+                hands, nxt, side, leader, trick, br = dd.random_ending(rng, players, tricks,
+                                                                       trump, 1)
+                table = dd.new_table(players)
+                t = time.perf_counter()
+                dd.solve(hands, nxt, side, trump, leader, trick, br, *table)
+                ts.append((time.perf_counter() - t) * 1e3)
+            print(f"{players:>8}{tricks:>8}{np.median(ts):>11.2f}{max(ts):>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

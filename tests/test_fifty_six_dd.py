@@ -1,0 +1,99 @@
+"""56 double dummy (simulator.games.fifty_six.dd): hand-made endings with a known best result,
+and the solver against the plain exhaustive search on random endings of every player count,
+trump, partial trick and trump-lead rule."""
+import numpy as np
+import pytest
+
+from cardsim.simulator.cards import parse
+from cardsim.simulator.games.fifty_six import dd
+from cardsim.simulator.games.fifty_six import view as V
+
+S, H, D, C, NT = 0, 1, 2, 3, -1
+
+
+def _hands(*cards_by_seat):
+    out = np.zeros(len(cards_by_seat), np.uint64)
+    for seat, text in enumerate(cards_by_seat):
+        for name in text.split():
+            slot = int(V.SLOT_OF[parse(name)])
+            if int(out[seat]) >> slot & 1:  # the second copy
+                slot += 1
+            out[seat] |= np.uint64(1 << slot)
+    return out
+
+
+def _solve(hands, trump, leader=0, trick=(), broken=1, side=None):
+    n = len(hands)
+    nxt = np.array([(s + 1) % n for s in range(n)], np.int64)
+    side = np.array([s % 2 == 0 for s in range(n)], np.int64) if side is None else side
+    t = np.full(8, -1, np.int64)
+    for i, name in enumerate(trick):
+        t[i] = V.SLOT_OF[parse(name)]
+    got = dd.solve(hands, nxt, side, trump, leader, t, broken, *dd.new_table(n, 12))
+    assert got == dd.plain(hands, nxt, side, trump, leader, t, broken)
+    return got
+
+
+def test_a_ruff_takes_the_last_trick():
+    # seat 1 (defence) holds the master JH; with spades trump seat 2, void in hearts, ruffs
+    hands = _hands("9H", "JH", "QS", "AH")
+    assert _solve(hands, NT) == 0  # the jack wins for the defence
+    assert _solve(hands, S) == 2 + 3 + 0 + 1  # the ruff wins all six points
+    assert _solve(hands, H) == 0  # hearts trump: the jack again
+
+
+def test_the_first_of_two_identical_cards_wins():
+    hands = _hands("JS", "JS", "9S", "AS")
+    assert _solve(hands, NT) == 3 + 3 + 2 + 1  # seat 0's jack, played first, takes it
+    assert _solve(hands, NT, leader=1) == 0  # seat 1 leads its jack: seat 0's is second
+
+
+def test_a_trick_already_started_counts_its_cards():
+    # seat 0 has led the 10D; seat 1 follows with the JD, seat 2 is void, seat 3 has the AD
+    hands = _hands("", "JD", "QC", "AD")
+    assert _solve(hands, NT, trick=("10D",)) == 0  # the JD takes it for the defence
+    assert _solve(hands, C, trick=("10D",)) == 1 + 3 + 0 + 1  # seat 2 ruffs with the QC
+
+
+def test_the_defence_keeps_its_master_for_the_trick_that_counts():
+    # two tricks, seat 0 leads; seat 1 holds JH and QD. Declarer's side can take at most what
+    # the defence lets it: the exhaustive search and the solver agree on the value
+    hands = _hands("9H 9D", "JH QD", "AH 10D", "KH JD")
+    got = _solve(hands, NT)
+    # by hand: 9H led, the JH wins hearts (3+2+1+0 = 6 for the defence); the defence's
+    # seat 1 then leads QD: 9D, 10D, JD... seat 3's JD wins (defence): declarer gets nothing;
+    # leading 9D first instead: JD of seat 3 wins 2+0+1+3; then seat 3 leads KH: seat 0 9H
+    # takes nothing against seat 1's JH. Every line leaves declarer 0
+    assert got == 0
+
+
+def test_trumps_unbroken_keep_a_trump_lead_out():
+    # seat 0 holds only the JS and the QH; with trumps unbroken it must lead the QH
+    hands = _hands("JS QH", "9S 9H", "KS AH", "QS 10H")
+    assert _solve(hands, S, broken=0) == _solve(hands, S, broken=1) == 5
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_solver_equals_exhaustive_search_on_random_endings(players):
+    rng = np.random.default_rng(players)
+    table = dd.new_table(players, 12)
+    for i in range(400):
+        tricks = int(rng.integers(1, 4 if players == 4 else 3))
+        trump = int(rng.integers(-1, 4))
+        hands, nxt, side, leader, trick, br = dd.random_ending(
+            rng, players, tricks, trump, int(rng.integers(2)), int(rng.integers(players)))
+        for a in table:
+            a[:] = 0
+        got = dd.solve(hands, nxt, side, trump, leader, trick, br, *table)
+        want = dd.plain(hands, nxt, side, trump, leader, trick, br)
+        assert got == want, (i, tricks, trump)
+
+
+def test_the_answer_does_not_depend_on_the_table_size():
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        hands, nxt, side, leader, trick, br = dd.random_ending(rng, 4, 5, int(rng.integers(-1, 4)),
+                                                               1, int(rng.integers(4)))
+        small = dd.solve(hands, nxt, side, 0, leader, trick, br, *dd.new_table(4, 6))
+        large = dd.solve(hands, nxt, side, 0, leader, trick, br, *dd.new_table(4, 16))
+        assert small == large
