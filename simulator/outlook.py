@@ -105,6 +105,7 @@ def outlook(pos: P.Position, samples: int = 1000, strategies=(), seed: int = 0,
         cols[label] = got
     picked = [a for _, a in cols[STRATEGY]]
     by_value = {v: label for label, v in legal.items() if v is not None}
+    score_name, sign = an.POSITION_SCORE
     scores = {}
     rows = []
     for label, got in cols.items():
@@ -120,13 +121,11 @@ def outlook(pos: P.Position, samples: int = 1000, strategies=(), seed: int = 0,
             else:
                 row[name], row[f"{name}_lo"], row[f"{name}_hi"] = mean_interval(
                     pl.Series(values))
-        score_name = an.POSITION_SCORE[0]
         scores[label] = out[score_name].astype(np.float64)
         v = legal[label]
         row["chosen"] = (None if v is None else
                          sum(by_value.get(a) == label for a in picked) / samples)
         rows.append(row)
-    score_name, sign = an.POSITION_SCORE
     for row in rows:
         diff = scores[row["choice"]] - scores[STRATEGY]
         m, lo, hi = mean_interval(pl.Series(diff))

@@ -347,8 +347,9 @@ def position_outcome(deals: pl.DataFrame, seat: int, rules: dict) -> dict:
     points it took."""
     import numpy as np
 
-    nteams = int(rules["players"]) // 2 if rules["team_layout"] == "pairs" else 2
-    mine = deals["bidding_team"].to_numpy() == seat % nteams
+    from cardsim.simulator.games import get_game
+
+    mine = deals["bidding_team"].to_numpy() == seat % get_game("fifty-six").n_teams(rules)
     made = deals["made"].to_numpy()
     pts = np.where(mine, deals["bidding_team_points"].to_numpy(),
                    deals["opponent_points"].to_numpy())

@@ -267,9 +267,9 @@ def position_rules(rules: dict, deal: int) -> tuple[dict, bool]:
 def position_outcome(deals: pl.DataFrame, seat: int, rules: dict) -> dict:
     """Per resampled deal: whether the seat's team went out and had made its minimum meld by
     the deal's end, and its deal score."""
-    players = int(rules["players"])
-    teams = players // 2 if players in (4, 6) else players
-    mine = deals.filter(pl.col("team") == seat % teams)
+    from cardsim.simulator.games.hand_and_foot.rules import n_teams
+
+    mine = deals.filter(pl.col("team") == seat % n_teams(int(rules["players"])))
     return {"went_out_rate": mine["went_out"].to_numpy(),
             "melded_rate": mine["initial_meld_turn"].is_not_null().to_numpy(),
             "score": mine["score"].cast(pl.Int64).to_numpy()}
