@@ -10,8 +10,14 @@ trick's start), as bridge solvers and Skat programs do it; what makes it fast fo
   suit among all cards not yet out of play (the current trick's cards count as in play) and
   carry the same points cannot change any outcome by which is played. The two copies of a
   card are the first case, and cards made equal by the ones already played the second;
-- moves are ordered: the cheapest card that takes the trick first, then the lowest loser;
-- a position's value lies between 0 and the points still out (a quick bound).
+- moves are ordered by what they do to the trick: a card that surely wins it for the side
+  (the partner's trick: the most points on it; one's own: the cheapest winner), then cards
+  whose trick is still open, then sure losers from the fewest points; leads: sure winners,
+  then low cards to a partner's master, then the rest from the lowest;
+- bounds before searching a trick's start (see ``_bounds``): the points in a side's top
+  trumps are that side's whatever happens, and the leader can cash the masters of a suit as
+  often as no opponent holding trumps runs out of it;
+- the table has two entries a bucket, the one standing for fewer cards replaced first.
 
 The trump is open (double dummy: every card is known, so is the trump); a hidden trump's rules
 do not apply. ``no_trump_lead_until_broken`` does. Thani is not solved here.
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from cardsim.simulator.games.fifty_six import view as V
 
@@ -50,11 +57,31 @@ EMPTY = np.uint64(0)
 
 def new_table(players: int, bits: int = TT_BITS):
     """A transposition table: two independent 64-bit keys per entry (a false match needs both
-    to collide), the bounds, and whether the entry is used. ``players`` is kept for the
-    callers' sake: the key covers every seat."""
-    n = 1 << bits
+    to collide), the bounds, and whether the entry is used (0: empty, else 1 + the cards the
+    position had in play: buckets of two entries keep the larger). ``players`` is kept for
+    the callers' sake: the key covers every seat."""
+    n = 1 << max(bits, 1)
     return (np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros((n, 2), np.int16),
             np.zeros(n, np.int8))
+
+
+@njit(cache=True, inline="always")
+def _ctz(x):
+    return trailing_zeros(x)
+
+
+@njit(cache=True, inline="always")
+def _msb(x):
+    return 63 - leading_zeros(x)
+
+
+@njit(cache=True, inline="always")
+def _count(x):
+    n = 0
+    while x != ZERO:
+        x &= x - ONE
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -70,10 +97,11 @@ def _position_key(hands, all_cards, leader, broken):
     for su in range(4):
         at = 0
         prev = -1
-        for slot in range(16 * su + 15, 16 * su - 1, -1):
+        x = all_cards & SUIT_MASK[su]
+        while x != ZERO:
+            slot = _msb(x)
             bit = ONE << np.uint64(slot)
-            if (all_cards & bit) == ZERO:
-                continue
+            x ^= bit
             owner = 0
             while (hands[owner] & bit) == ZERO:
                 owner += 1
@@ -87,31 +115,46 @@ def _position_key(hands, all_cards, leader, broken):
 
 
 @njit(cache=True, inline="always")
-def _ctz(x):
-    n = 0
-    while (x & ONE) == ZERO:
-        x >>= ONE
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
 def _key(slot, trump, led):
     s = slot >> 4
     return (s == trump) * 32 + (s == led) * 16 + ((slot & 15) >> 1)
 
 
+@njit(cache=True, inline="always")
+def _top_key(h, led, trump):
+    """The strongest key the hand ``h`` can put on a trick led in ``led``: its best card of
+    that suit, else its best trump, else -1 (whatever it discards loses)."""
+    m = h & SUIT_MASK[led]
+    if m != ZERO:
+        return _key(_msb(m), trump, led)
+    if trump >= 0:
+        m = h & SUIT_MASK[trump]
+        if m != ZERO:
+            return _key(_msb(m), trump, led)
+    return -1
+
+
 @njit(cache=True)
-def _moves(h, others, k, led, trump, broken, best_key, out):
-    """The distinct moves of a hand ``h`` (one per class of equivalent cards) into ``out``,
-    ordered; ``others``: every other card still in play. Returns how many."""
+def _moves(hands, seat, nxt, side, n_act, k, trow, srow, trump, broken, out, score, tmp):
+    """The distinct moves of ``seat`` (one per class of equivalent cards) into ``out``,
+    ordered (``score``, ``tmp``: scratch); ``trow``/``srow``: the current trick's slots and
+    seats. Returns how many."""
+    h = hands[seat]
+    others = ZERO
+    for s in range(hands.shape[0]):
+        if s != seat:
+            others |= hands[s]
+    for j in range(k):
+        others |= ONE << np.uint64(trow[j])
     if k == 0:
+        led = -1
         legal = h
         if trump >= 0 and broken == 0:
             no_trump = h & ~SUIT_MASK[trump]
             if no_trump != ZERO:
                 legal = no_trump
     else:
+        led = trow[0] >> 4
         legal = h & SUIT_MASK[led]
         if legal == ZERO:
             legal = h
@@ -135,23 +178,147 @@ def _moves(h, others, k, led, trump, broken, best_key, out):
                 prev_mine, prev_pts = foreign == ZERO, pts
             elif foreign != ZERO:
                 prev_mine = False  # a card of another player between
-    # order: leading, strongest first (as listed); following, the cheapest winner first,
-    # then losers from the fewest points
+    if n < 2:
+        return n
+    me = side[seat]
     if k > 0:
-        score = np.empty(n, np.int64)
-        for i in range(n):
-            key = _key(out[i], trump, led)
-            if key > best_key:
-                score[i] = key
+        wk, ws = -1, -1  # the card winning the trick so far, and its seat
+        for j in range(k):
+            kk = _key(trow[j], trump, led)
+            if kk > wk:
+                wk, ws = kk, srow[j]
+        opp, mate = -1, -1  # the best the players still to come can put on it, per side
+        p = seat
+        for j in range(k + 1, n_act):
+            p = nxt[p]
+            tk = _top_key(hands[p], led, trump)
+            if side[p] == me:
+                mate = max(mate, tk)
             else:
-                score[i] = 1000 + SLOT_POINTS[out[i]] * 64 + ((out[i] & 15) >> 1)
-        for i in range(1, n):  # insertion sort: a handful of moves
-            j = i
-            while j > 0 and score[j - 1] > score[j]:
-                score[j - 1], score[j] = score[j], score[j - 1]
-                out[j - 1], out[j] = out[j], out[j - 1]
-                j -= 1
+                opp = max(opp, tk)
+        for i in range(n):
+            slot = out[i]
+            km = _key(slot, trump, led)
+            pts = SLOT_POINTS[slot]
+            rank = (slot & 15) >> 1
+            top = max(km, wk)
+            ours = km > wk or side[ws] == me
+            if ours and opp < top:  # the side surely takes the trick
+                score[i] = (3 - pts) * 8 + rank if km <= wk else 100 + rank
+            elif not ours and mate <= top:  # surely lost
+                score[i] = 300 + pts * 8 + rank
+            else:
+                score[i] = 200 + pts * 8 + rank
+    else:
+        for s in range(4):
+            tmp[s], tmp[4 + s] = -1, -1
+        p = seat
+        for j in range(1, n_act):
+            p = nxt[p]
+            at = 4 if side[p] == me else 0
+            for s in range(4):
+                tk = _top_key(hands[p], s, trump)
+                if tk > tmp[at + s]:
+                    tmp[at + s] = tk
+        for i in range(n):
+            slot = out[i]
+            s = slot >> 4
+            kc = _key(slot, trump, s)
+            pts = SLOT_POINTS[slot]
+            rank = (slot & 15) >> 1
+            if tmp[s] < kc:  # no opponent can beat it
+                score[i] = (3 - pts) * 8 + rank
+            elif tmp[4 + s] > tmp[s]:  # a partner's card beats the opponents'
+                score[i] = 100 + pts * 8 + rank
+            else:
+                score[i] = 200 + pts * 8 + rank
+    for i in range(1, n):  # insertion sort: a handful of moves
+        j = i
+        while j > 0 and score[j - 1] > score[j]:
+            score[j - 1], score[j] = score[j], score[j - 1]
+            out[j - 1], out[j] = out[j], out[j - 1]
+            j -= 1
     return n
+
+
+@njit(cache=True)
+def _sure_trumps(hands, side, trump, all_cards, sure):
+    """``sure[x]``: the points in side x's top trumps (every trump above them, and the other
+    copy of each, held by side x too): whichever trick such a card falls in, a trump of side
+    x wins it."""
+    sure[0], sure[1] = 0, 0
+    if trump < 0:
+        return
+    m = all_cards & SUIT_MASK[trump]
+    run = -1
+    while m != ZERO:
+        slot = _msb(m)
+        two = m & (np.uint64(3) << np.uint64(slot & ~1))  # the rank's cards in play
+        m &= ~two
+        x = -1
+        pts = 0
+        while two != ZERO:
+            bit = ONE << np.uint64(_ctz(two))
+            two ^= bit
+            owner = 0
+            while (hands[owner] & bit) == ZERO:
+                owner += 1
+            if x == -1:
+                x = side[owner]
+            elif side[owner] != x:
+                return  # the two copies on both sides: neither is sure
+            pts += SLOT_POINTS[slot]
+        if run != -1 and x != run:
+            return
+        run = x
+        sure[x] += pts
+
+
+@njit(cache=True)
+def _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure):
+    """The most points the leader's side is sure of by cashing one suit's masters from the
+    top (the leader's cards at least as strong as every other card of the suit: led first, a
+    tie wins), as many times as no opponent holding a trump is void, every other player
+    following with its cheapest cards of the suit; plus the side's top trumps when the suit
+    is not trumps (their points are the side's anyway, in tricks of their own). Trumps are
+    cashed only when they may be led."""
+    ls = side[leader]
+    h = hands[leader]
+    best = 0
+    for s in range(4):
+        mine = h & SUIT_MASK[s]
+        if mine == ZERO or (s == trump and broken == 0 and h != mine):
+            continue
+        rest = all_cards & SUIT_MASK[s] & ~mine
+        if rest != ZERO:
+            mine &= ~((ONE << np.uint64(2 * (_msb(rest) >> 1))) - ONE)
+        r = _count(mine)
+        if trump >= 0 and s != trump:
+            p = leader
+            for _ in range(1, n_act):
+                p = nxt[p]
+                if side[p] != ls and (hands[p] & SUIT_MASK[trump]) != ZERO:
+                    r = min(r, _count(hands[p] & SUIT_MASK[s]))
+        if r == 0:
+            continue
+        pts = 0
+        for _ in range(r):
+            slot = _msb(mine)
+            mine ^= ONE << np.uint64(slot)
+            pts += SLOT_POINTS[slot]
+        p = leader
+        for _ in range(1, n_act):
+            p = nxt[p]
+            x = hands[p] & SUIT_MASK[s]
+            for _ in range(r):
+                if x == ZERO:
+                    break
+                pts += SLOT_POINTS[_ctz(x)]
+                x &= x - ONE
+        if s != trump:
+            pts += sure[ls]
+        best = max(best, pts)
+    return best
 
 
 BIG = 1 << 20
@@ -159,15 +326,38 @@ MAX_DEPTH = 72  # one level per card still to play, and one for the end
 
 
 @njit(cache=True)
+def _tt_store(keys, tt_hands, tt_bounds, tt_used, at, h, h2, lo, hi, depth):
+    """Into the bucket of ``at`` (two entries): the entry of the same position, else an
+    empty one, else the one that stood for fewer cards."""
+    b = at ^ 1
+    if tt_used[at] != 0 and keys[at] == h and tt_hands[at] == h2:
+        e = at
+    elif tt_used[b] != 0 and keys[b] == h and tt_hands[b] == h2:
+        e = b
+    elif tt_used[at] <= tt_used[b]:
+        e = at
+    else:
+        e = b
+    keys[e] = h
+    tt_hands[e] = h2
+    tt_bounds[e, 0] = lo
+    tt_bounds[e, 1] = hi
+    tt_used[e] = depth
+
+
+@njit(cache=True)
 def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0, alpha0,
-            beta0, keys, tt_hands, tt_bounds, tt_used):
+            beta0, keys, tt_hands, tt_bounds, tt_used, stats):
     """Points the declaring side takes from the position (the current trick's cards
     included). Alpha-beta written with an explicit stack: Numba cannot load a recursive
-    function from its cache (numba issue 6061)."""
+    function from its cache (numba issue 6061). ``stats[0]``: nodes entered."""
     nseat = hands.shape[0]
     mask_bits = np.uint64(keys.shape[0] - 1)
     D = MAX_DEPTH
     moves = np.empty((D, 16), np.int64)
+    scores = np.empty(16, np.int64)
+    tmp = np.empty(8, np.int64)
+    sure = np.zeros(2, np.int64)
     f_n = np.zeros(D, np.int64)
     f_i = np.zeros(D, np.int64)
     f_seat = np.zeros(D, np.int64)
@@ -184,9 +374,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
     f_h = np.zeros(D, np.uint64)
     f_h2 = np.zeros(D, np.uint64)
     f_at = np.zeros(D, np.int64)
-    f_hit = np.zeros(D, np.bool_)
-    f_rem = np.zeros(D, np.int64)
-    f_lo = np.zeros(D, np.int64)  # the table's bounds met on entering (0, remaining: none)
+    f_depth = np.zeros(D, np.int64)
+    f_lo = np.zeros(D, np.int64)  # the bounds known on entering (0, remaining: none)
     f_hi = np.zeros(D, np.int64)
     d = 0
     f_leader[0], f_t[0], f_k[0], f_broken[0] = leader0, 0, k0, broken0
@@ -196,9 +385,9 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
     ret = 0
     while True:
         if state == ENTER:
+            stats[0] += 1
             t, k, leader = f_t[d], f_k[d], f_leader[d]
             alpha, beta = f_alpha[d], f_beta[d]
-            f_hit[d] = False
             state = NEXT
             if k == 0:
                 all_cards = ZERO
@@ -209,53 +398,68 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                     continue
                 # the quick bound: between nothing and every point still out
                 remaining = 0
+                cards = 0
                 x = all_cards
                 while x != ZERO:
                     remaining += SLOT_POINTS[_ctz(x)]
+                    cards += 1
                     x &= x - ONE
-                f_rem[d] = remaining
                 if alpha >= remaining:
                     ret, state = remaining, RETURN
                     continue
                 if beta <= 0:
                     ret, state = 0, RETURN
                     continue
+                if cards == n_act:  # the last trick: every card is forced
+                    w, wk = leader, -1
+                    lead_suit = _msb(hands[leader]) >> 4
+                    s = leader
+                    for _ in range(n_act):  # in turn: of two equal cards the first wins
+                        kk = _key(_msb(hands[s]), trump, lead_suit)
+                        if kk > wk:
+                            w, wk = s, kk
+                        s = nxt[s]
+                    ret = remaining if side[w] == 1 else 0
+                    state = RETURN
+                    continue
                 h, h2 = _position_key(hands, all_cards, leader, f_broken[d])
                 at = np.int64(h & mask_bits)
-                hit = tt_used[at] == 1 and keys[at] == h and tt_hands[at] == h2
-                f_h[d], f_h2[d], f_at[d], f_hit[d] = h, h2, at, hit
-                f_lo[d], f_hi[d] = 0, remaining
-                if hit:
-                    lo, hi = np.int64(tt_bounds[at, 0]), np.int64(tt_bounds[at, 1])
-                    f_lo[d], f_hi[d] = lo, hi
-                    if lo == hi or lo >= beta:
-                        ret, state = lo, RETURN
-                        continue
-                    if hi <= alpha:
-                        ret, state = hi, RETURN
-                        continue
-                    alpha = max(alpha, lo)
-                    beta = min(beta, hi)
+                lo, hi = 0, remaining
+                for e in (at, at ^ 1):
+                    if tt_used[e] != 0 and keys[e] == h and tt_hands[e] == h2:
+                        lo, hi = np.int64(tt_bounds[e, 0]), np.int64(tt_bounds[e, 1])
+                        break
+                f_h[d], f_h2[d], f_at[d], f_depth[d] = h, h2, at, cards + 1
+                if lo == hi or lo >= beta:
+                    ret, state = lo, RETURN
+                    continue
+                if hi <= alpha:
+                    ret, state = hi, RETURN
+                    continue
+                # the sure points of either side, and the leader's cashing
+                _sure_trumps(hands, side, trump, all_cards, sure)
+                cash = _cash(hands, nxt, side, n_act, leader, trump, f_broken[d], all_cards,
+                             sure)
+                if side[leader] == 1:
+                    blo, bhi = max(sure[1], cash), remaining - sure[0]
+                else:
+                    blo, bhi = sure[1], remaining - max(sure[0], cash)
+                lo, hi = max(lo, blo), min(hi, bhi)
+                f_lo[d], f_hi[d] = lo, hi
+                if lo >= beta:
+                    ret, state = lo, RETURN
+                    continue
+                if hi <= alpha:
+                    ret, state = hi, RETURN
+                    continue
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
             f_alpha[d], f_beta[d] = alpha, beta
             f_alpha0[d], f_beta0[d] = alpha, beta
             seat = leader if k == 0 else nxt[tseats[t, k - 1]]
             f_seat[d] = seat
-            led = -1
-            best_key = -1
-            if k > 0:
-                led = tslots[t, 0] >> 4
-                for j in range(k):
-                    kk = _key(tslots[t, j], trump, led)
-                    if kk > best_key:
-                        best_key = kk
-            others = ZERO
-            for s in range(nseat):
-                if s != seat:
-                    others |= hands[s]
-            for j in range(k):
-                others |= ONE << np.uint64(tslots[t, j])
-            f_n[d] = _moves(hands[seat], others, k, led, trump, f_broken[d], best_key,
-                            moves[d])
+            f_n[d] = _moves(hands, seat, nxt, side, n_act, k, tslots[t], tseats[t], trump,
+                            f_broken[d], moves[d], scores, tmp)
             f_i[d] = 0
             f_best[d] = -1 if side[seat] == 1 else BIG
         elif state == NEXT:
@@ -289,8 +493,7 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
             else:
                 best = f_best[d]
                 if f_k[d] == 0:
-                    at = f_at[d]
-                    # merged with the bounds read on entry: the entry itself may since have
+                    # merged with the bounds known on entry: the entry itself may since have
                     # been taken by another position
                     lo, hi = f_lo[d], f_hi[d]
                     if best <= f_alpha0[d]:
@@ -299,11 +502,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                         lo = max(lo, best)
                     else:
                         lo, hi = best, best
-                    keys[at] = f_h[d]
-                    tt_hands[at] = f_h2[d]
-                    tt_bounds[at, 0] = lo
-                    tt_bounds[at, 1] = hi
-                    tt_used[at] = 1
+                    _tt_store(keys, tt_hands, tt_bounds, tt_used, f_at[d], f_h[d], f_h2[d],
+                              lo, hi, f_depth[d])
                 ret = best
                 state = RETURN
         else:  # RETURN: the value of node d goes to its parent
@@ -327,10 +527,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
 
 
 @njit(cache=True)
-def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used):
-    """The most points the declaring side (``side[s] == 1``) takes from this position with
-    every hand open, the current trick's cards included (see the module's text). The table's
-    entries stay valid from one call to the next of the same seats, side and trump."""
+def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used,
+           stats):
     n_act = 1
     s = nxt[leader]
     while s != leader:
@@ -359,12 +557,29 @@ def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bou
     while lo < hi:
         b = (lo + hi + 1) // 2  # bisection: a handful of probes, not one per point
         g = _search(work, nxt, side, n_act, trump, leader, k, tslots, tseats, broken, b - 1, b,
-                    keys, tt_hands, tt_bounds, tt_used)
+                    keys, tt_hands, tt_bounds, tt_used, stats)
+        stats[1] += 1
         if g < b:
             hi = g
         else:
             lo = g
     return lo
+
+
+@njit(cache=True)
+def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used):
+    """The most points the declaring side (``side[s] == 1``) takes from this position with
+    every hand open, the current trick's cards included (see the module's text). The table's
+    entries stay valid from one call to the next of the same seats, side and trump."""
+    return _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds,
+                  tt_used, np.zeros(2, np.int64))
+
+
+def solve_stats(hands, nxt, side, trump, leader, trick, broken, *tt):
+    """``solve``'s answer, with the nodes it entered and the null-window probes it made."""
+    stats = np.zeros(2, np.int64)
+    v = _solve(hands, nxt, side, trump, leader, trick, broken, *tt, stats)
+    return v, int(stats[0]), int(stats[1])
 
 
 # ---------------------------------------------------------------- the plain reference
