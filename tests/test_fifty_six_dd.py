@@ -97,3 +97,41 @@ def test_the_answer_does_not_depend_on_the_table_size():
         small = dd.solve(hands, nxt, side, 0, leader, trick, br, *dd.new_table(4, 6))
         large = dd.solve(hands, nxt, side, 0, leader, trick, br, *dd.new_table(4, 16))
         assert small == large
+
+
+def test_a_partner_with_trumps_only_stops_the_cashing_of_masters():
+    # seat 1 (defence) leads from JC JC: its partner, seat 3, holds trumps only and must ruff
+    # the first club, then lead a trump into seat 0's 9S. Counting both clubs as cashed (the
+    # bound without the partner's ruff) says the defence is sure of more than it gets
+    hands = _hands("9S 10H KC 10C", "10S 9H JC JC", "9H KD QC AC", "QS QS KS KS")
+    assert _solve(hands, S, leader=1) == 4
+
+
+def test_a_suit_of_masters_is_cashed_while_every_opponent_with_trumps_follows():
+    # seat 0 holds the top three hearts; seat 1 (trumps) has two hearts, seat 3 (no trumps)
+    # one: two rounds are sure (on the third seat 1 ruffs): JH 9H, seat 1's QH KH and seat 3's
+    # 10H, 6 of the 11 points at least; the JS is the defence's whatever happens
+    hands = _hands("JH 9H AH", "QH KH JS", "QD KD 10D", "10H QC KC")
+    table = np.zeros(2, np.int64), np.zeros(4, np.int64)
+    nxt = np.array([1, 2, 3, 0], np.int64)
+    side = np.array([1, 0, 1, 0], np.int64)
+    all_cards = np.uint64(np.bitwise_or.reduce(hands))
+    lo, hi = dd._bounds(hands, nxt, side, 4, 0, S, 1, all_cards, 11, *table)
+    assert (lo, hi) == (3 + 2 + 0 + 0 + 1, 11 - 3)
+    assert lo <= _solve(hands, S) <= hi
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_bounds_hold_the_value_on_random_endings(players):
+    rng = np.random.default_rng(100 + players)
+    sure, rr = np.zeros(2, np.int64), np.zeros(4, np.int64)
+    for _ in range(300):
+        tricks = int(rng.integers(1, 4 if players == 4 else 3))
+        trump = int(rng.integers(-1, 4))
+        hands, nxt, side, leader, trick, br = dd.random_ending(
+            rng, players, tricks, trump, int(rng.integers(2)))
+        all_cards = np.uint64(np.bitwise_or.reduce(hands))
+        remaining = sum(int(dd.SLOT_POINTS[b]) for b in range(64) if int(all_cards) >> b & 1)
+        lo, hi = dd._bounds(hands, nxt, side, players, leader, trump, br, all_cards,
+                            remaining, sure, rr)
+        assert lo <= dd.plain(hands, nxt, side, trump, leader, trick, br) <= hi

@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 from cardsim.simulator.games.fifty_six import view as V
 
@@ -53,6 +55,8 @@ ZOB = _rng.integers(1, 2**63, size=(2, 4, 16, 64), dtype=np.int64).astype(np.uin
 ZOB_LEAD = _rng.integers(1, 2**63, size=(2, 8), dtype=np.int64).astype(np.uint64)
 ZOB_BROKEN = _rng.integers(1, 2**63, size=2, dtype=np.int64).astype(np.uint64)
 EMPTY = np.uint64(0)
+USE_HIST = True
+HMAX = (1 << 30) - 1
 
 
 def new_table(players: int, bits: int = TT_BITS):
@@ -75,13 +79,27 @@ def _msb(x):
     return 63 - leading_zeros(x)
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
 @njit(cache=True, inline="always")
 def _count(x):
-    n = 0
-    while x != ZERO:
-        x &= x - ONE
-        n += 1
-    return n
+    return np.int64(_popcount(x))
+
+
+# the slots of the jacks (3 points), nines (2), aces and tens (1) in every suit
+J_SLOTS = np.uint64(0xC000C000C000C000)
+NINE_SLOTS = np.uint64(0x3000300030003000)
+ONE_SLOTS = np.uint64(0x0F000F000F000F00)
+
+
+@njit(cache=True, inline="always")
+def _points(x):
+    return 3 * _count(x & J_SLOTS) + 2 * _count(x & NINE_SLOTS) + _count(x & ONE_SLOTS)
 
 
 @njit(cache=True)
@@ -94,17 +112,24 @@ def _position_key(hands, all_cards, leader, broken):
     if broken == 1:
         h1 ^= ZOB_BROKEN[0]
         h2 ^= ZOB_BROKEN[1]
+    p0, p1, p2 = ZERO, ZERO, ZERO  # the owner's number, bit by bit
+    for s in range(hands.shape[0]):
+        if s & 1:
+            p0 |= hands[s]
+        if s & 2:
+            p1 |= hands[s]
+        if s & 4:
+            p2 |= hands[s]
     for su in range(4):
         at = 0
         prev = -1
         x = all_cards & SUIT_MASK[su]
         while x != ZERO:
             slot = _msb(x)
-            bit = ONE << np.uint64(slot)
-            x ^= bit
-            owner = 0
-            while (hands[owner] & bit) == ZERO:
-                owner += 1
+            x ^= ONE << np.uint64(slot)
+            u = np.uint64(slot)
+            owner = np.int64(((p0 >> u) & ONE) | (((p1 >> u) & ONE) << ONE)
+                             | (((p2 >> u) & ONE) << np.uint64(2)))
             same = 1 if (slot >> 1) == prev else 0
             code = owner * 8 + SLOT_POINTS[slot] * 2 + same
             h1 ^= ZOB[0, su, at, code]
@@ -135,7 +160,7 @@ def _top_key(h, led, trump):
 
 
 @njit(cache=True)
-def _moves(hands, seat, nxt, side, n_act, k, trow, srow, trump, broken, out, score, tmp):
+def _moves(hands, seat, nxt, side, n_act, k, trow, srow, trump, broken, out, score, tmp, hist):
     """The distinct moves of ``seat`` (one per class of equivalent cards) into ``out``,
     ordered (``score``, ``tmp``: scratch); ``trow``/``srow``: the current trick's slots and
     seats. Returns how many."""
@@ -232,6 +257,10 @@ def _moves(hands, seat, nxt, side, n_act, k, trow, srow, trump, broken, out, sco
                 score[i] = 100 + pts * 8 + rank
             else:
                 score[i] = 200 + pts * 8 + rank
+    if USE_HIST and k == 0:
+        for i in range(n):
+            hv = min(hist[seat, out[i]], HMAX)
+            score[i] = ((score[i] // 100) << 40) | ((HMAX - hv) << 8) | (score[i] % 100)
     for i in range(1, n):  # insertion sort: a handful of moves
         j = i
         while j > 0 and score[j - 1] > score[j]:
@@ -275,17 +304,30 @@ def _sure_trumps(hands, side, trump, all_cards, sure):
 
 
 @njit(cache=True)
-def _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure):
-    """The most points the leader's side is sure of by cashing one suit's masters from the
-    top (the leader's cards at least as strong as every other card of the suit: led first, a
-    tie wins), as many times as no opponent holding a trump is void, every other player
-    following with its cheapest cards of the suit; plus the side's top trumps when the suit
-    is not trumps (their points are the side's anyway, in tricks of their own). Trumps are
-    cashed only when they may be led."""
+def _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure, rr):
+    """The most points the leader's side is sure of by cashing masters: the leader's cards of
+    a suit at least as strong as every other card of it (led first, a tie wins), led from
+    the top as many times as no opponent holding a trump runs out of the suit and no partner
+    is left with trumps only (it would have to ruff, and lead next), every other player
+    following with its cheapest cards of the suit. One suit, or every plain suit in turn
+    (counting only the players who can follow every round). The side's top trumps are added
+    when no trump is cashed (their points are the side's anyway, in tricks of their own).
+    Trumps are cashed only when they may be led. ``rr``: scratch, 4 entries."""
     ls = side[leader]
     h = hands[leader]
+    size = _count(h)
+    lim = size + 1  # the rounds of plain suits before a partner must ruff
+    if trump >= 0:
+        p = leader
+        for _ in range(1, n_act):
+            p = nxt[p]
+            t = _count(hands[p] & SUIT_MASK[trump])
+            if side[p] == ls and t > 0:
+                lim = min(lim, size - t + 1)
     best = 0
+    multi, rounds = 0, 0
     for s in range(4):
+        rr[s] = 0
         mine = h & SUIT_MASK[s]
         if mine == ZERO or (s == trump and broken == 0 and h != mine):
             continue
@@ -294,18 +336,21 @@ def _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure):
             mine &= ~((ONE << np.uint64(2 * (_msb(rest) >> 1))) - ONE)
         r = _count(mine)
         if trump >= 0 and s != trump:
+            r = min(r, lim)
             p = leader
             for _ in range(1, n_act):
                 p = nxt[p]
                 if side[p] != ls and (hands[p] & SUIT_MASK[trump]) != ZERO:
-                    r = min(r, _count(hands[p] & SUIT_MASK[s]))
+                    r = min(r, _count(hands[p] & SUIT_MASK[s]))  # void, it would ruff
         if r == 0:
             continue
-        pts = 0
+        rr[s] = r
+        own = 0
         for _ in range(r):
             slot = _msb(mine)
             mine ^= ONE << np.uint64(slot)
-            pts += SLOT_POINTS[slot]
+            own += SLOT_POINTS[slot]
+        pts = own
         p = leader
         for _ in range(1, n_act):
             p = nxt[p]
@@ -317,8 +362,36 @@ def _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure):
                 x &= x - ONE
         if s != trump:
             pts += sure[ls]
+            multi += own
+            rounds += r
         best = max(best, pts)
+    if rounds > 0 and rounds <= lim:
+        p = leader
+        for _ in range(1, n_act):
+            p = nxt[p]
+            follows = True
+            for s in range(4):
+                if s != trump and _count(hands[p] & SUIT_MASK[s]) < rr[s]:
+                    follows = False
+            if follows:
+                for s in range(4):
+                    if s != trump:
+                        x = hands[p] & SUIT_MASK[s]
+                        for _ in range(rr[s]):
+                            multi += SLOT_POINTS[_ctz(x)]
+                            x &= x - ONE
+        best = max(best, multi + sure[ls])
     return best
+
+
+@njit(cache=True)
+def _bounds(hands, nxt, side, n_act, leader, trump, broken, all_cards, remaining, sure, rr):
+    """Bounds on the declaring side's points from a trick's start: (lo, hi)."""
+    _sure_trumps(hands, side, trump, all_cards, sure)
+    cash = _cash(hands, nxt, side, n_act, leader, trump, broken, all_cards, sure, rr)
+    if side[leader] == 1:
+        return max(sure[1], cash), remaining - sure[0]
+    return sure[1], remaining - max(sure[0], cash)
 
 
 BIG = 1 << 20
@@ -347,7 +420,7 @@ def _tt_store(keys, tt_hands, tt_bounds, tt_used, at, h, h2, lo, hi, depth):
 
 @njit(cache=True)
 def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0, alpha0,
-            beta0, keys, tt_hands, tt_bounds, tt_used, stats):
+            beta0, keys, tt_hands, tt_bounds, tt_used, stats, hist):
     """Points the declaring side takes from the position (the current trick's cards
     included). Alpha-beta written with an explicit stack: Numba cannot load a recursive
     function from its cache (numba issue 6061). ``stats[0]``: nodes entered."""
@@ -358,6 +431,7 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
     scores = np.empty(16, np.int64)
     tmp = np.empty(8, np.int64)
     sure = np.zeros(2, np.int64)
+    rr = np.zeros(4, np.int64)
     f_n = np.zeros(D, np.int64)
     f_i = np.zeros(D, np.int64)
     f_seat = np.zeros(D, np.int64)
@@ -397,13 +471,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                     ret, state = 0, RETURN
                     continue
                 # the quick bound: between nothing and every point still out
-                remaining = 0
-                cards = 0
-                x = all_cards
-                while x != ZERO:
-                    remaining += SLOT_POINTS[_ctz(x)]
-                    cards += 1
-                    x &= x - ONE
+                remaining = _points(all_cards)
+                cards = _count(all_cards)
                 if alpha >= remaining:
                     ret, state = remaining, RETURN
                     continue
@@ -430,27 +499,27 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                         lo, hi = np.int64(tt_bounds[e, 0]), np.int64(tt_bounds[e, 1])
                         break
                 f_h[d], f_h2[d], f_at[d], f_depth[d] = h, h2, at, cards + 1
+                stats[4] += 1
                 if lo == hi or lo >= beta:
                     ret, state = lo, RETURN
+                    stats[5] += 1
                     continue
                 if hi <= alpha:
                     ret, state = hi, RETURN
+                    stats[5] += 1
                     continue
                 # the sure points of either side, and the leader's cashing
-                _sure_trumps(hands, side, trump, all_cards, sure)
-                cash = _cash(hands, nxt, side, n_act, leader, trump, f_broken[d], all_cards,
-                             sure)
-                if side[leader] == 1:
-                    blo, bhi = max(sure[1], cash), remaining - sure[0]
-                else:
-                    blo, bhi = sure[1], remaining - max(sure[0], cash)
+                blo, bhi = _bounds(hands, nxt, side, n_act, leader, trump, f_broken[d],
+                                   all_cards, remaining, sure, rr)
                 lo, hi = max(lo, blo), min(hi, bhi)
                 f_lo[d], f_hi[d] = lo, hi
                 if lo >= beta:
                     ret, state = lo, RETURN
+                    stats[6] += 1
                     continue
                 if hi <= alpha:
                     ret, state = hi, RETURN
+                    stats[6] += 1
                     continue
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
@@ -459,7 +528,7 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
             seat = leader if k == 0 else nxt[tseats[t, k - 1]]
             f_seat[d] = seat
             f_n[d] = _moves(hands, seat, nxt, side, n_act, k, tslots[t], tseats[t], trump,
-                            f_broken[d], moves[d], scores, tmp)
+                            f_broken[d], moves[d], scores, tmp, hist)
             f_i[d] = 0
             f_best[d] = -1 if side[seat] == 1 else BIG
         elif state == NEXT:
@@ -492,6 +561,14 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                 state = ENTER
             else:
                 best = f_best[d]
+                if f_alpha[d] >= f_beta[d]:
+                    sz = _count(hands[f_seat[d]]) + 1
+                    hist[f_seat[d], moves[d, f_i[d] - 1]] += sz * sz
+                    off = 7 if f_k[d] == 0 else 2
+                    if f_i[d] == 1:
+                        stats[off] += 1
+                    else:
+                        stats[off + 1] += 1
                 if f_k[d] == 0:
                     # merged with the bounds known on entry: the entry itself may since have
                     # been taken by another position
@@ -554,10 +631,11 @@ def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bo
             hi += SLOT_POINTS[_ctz(x)]
             x &= x - ONE
     work = hands.copy()
+    hist = np.zeros((hands.shape[0], 64), np.int64)
     while lo < hi:
         b = (lo + hi + 1) // 2  # bisection: a handful of probes, not one per point
         g = _search(work, nxt, side, n_act, trump, leader, k, tslots, tseats, broken, b - 1, b,
-                    keys, tt_hands, tt_bounds, tt_used, stats)
+                    keys, tt_hands, tt_bounds, tt_used, stats, hist)
         stats[1] += 1
         if g < b:
             hi = g
@@ -572,14 +650,14 @@ def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bou
     every hand open, the current trick's cards included (see the module's text). The table's
     entries stay valid from one call to the next of the same seats, side and trump."""
     return _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds,
-                  tt_used, np.zeros(2, np.int64))
+                  tt_used, np.zeros(16, np.int64))
 
 
 def solve_stats(hands, nxt, side, trump, leader, trick, broken, *tt):
     """``solve``'s answer, with the nodes it entered and the null-window probes it made."""
-    stats = np.zeros(2, np.int64)
+    stats = np.zeros(16, np.int64)
     v = _solve(hands, nxt, side, trump, leader, trick, broken, *tt, stats)
-    return v, int(stats[0]), int(stats[1])
+    return v, int(stats[0]), int(stats[1]), stats
 
 
 # ---------------------------------------------------------------- the plain reference
