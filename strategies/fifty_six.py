@@ -25,9 +25,12 @@ from cardsim.simulator.games.fifty_six.view import (
 from cardsim.simulator.rng import below
 from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
+from cardsim.strategies.fifty_six_expert import (
+    array_masks, deck_of, index_of, params_of, search_bid, search_play,
+)
 from cardsim.strategies.fifty_six_play import (
     JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, hand_mask, heuristic_play, heuristic_play_mask,
-    heuristic_reveal, mask_points, pc,
+    heuristic_reveal, mask_points, pc, played_mask,
 )
 
 
@@ -435,6 +438,43 @@ def heuristic_play_slot(h, lm, public, priv, params, played, deck, rng):
     return heuristic_play_mask(h, lm, public, priv, params, played, deck)
 
 
+# ---------------------------------------------------------------- expert
+# tuned's parameters, then the search's (strategies/fifty_six_expert.py)
+
+EXPERT_BASE = len(PARAMS)
+EXPERT = params_of(TUNED)
+
+
+@njit(cache=True)
+def expert_play(hand, n, public, private, legal, params, rng):
+    """The searched card (search_play) behind the array interface."""
+    h, lm = array_masks(hand, n, legal)
+    slot = search_play(h, lm, public, private, params, played_mask(public), deck_of(public),
+                       rng, EXPERT_BASE)
+    return index_of(hand, n, slot)
+
+
+@njit(cache=True)
+def expert_bid_mask(sid, hm, public, priv, legal, params, rng):
+    """A bid by simulation (search_bid), or tuned's call where the search leaves it."""
+    v, t = search_bid(hm, public, priv, legal, params, rng, EXPERT_BASE)
+    if v < 0:
+        return _bid(hm, public, priv, legal, params, np.bool_(False))
+    return PASS if v == 0 else bid_code(v, t, _honest_form(hm, t))
+
+
+@njit(cache=True)
+def expert_bid(hand, n, public, private, legal, params, rng):
+    """expert_bid_mask behind the array interface."""
+    return expert_bid_mask(0, hand_mask(hand, n), public, private, legal, params, rng)
+
+
+@njit(cache=True)
+def expert_play_slot(h, lm, public, priv, params, played, deck, rng):
+    """search_play on the hand masks (a slot)."""
+    return search_play(h, lm, public, priv, params, played, deck, rng, EXPERT_BASE)
+
+
 _HEURISTIC_PLAY = {"play": heuristic_play, "reveal": heuristic_reveal}
 _RANDOM_HOOKS = {"bid_mask": random_bid_mask, "play_mask": random_play_slot}
 _HEURISTIC_HOOKS = {"bid_mask": heuristic_bid_mask, "play_mask": heuristic_play_slot}
@@ -471,6 +511,14 @@ BUILTINS = (
                 "it can win for sure, trumps in for 1+ point",
                 {"bid": evaluator_bid, **_HEURISTIC_PLAY}, TUNED, id=5,
                 hooks=_HEURISTIC_HOOKS),
+    StrategyDef("expert", "searches its card play: deals the unseen cards `samples` ways "
+                "consistent with the play so far (cards played, suits shown out), plays each "
+                "candidate card out on every deal with tuned's card play, and plays the one "
+                "whose play-outs pay its side most (the contract's stake, then points); bids "
+                "as tuned (bid_samples > 0: by simulation, each trump played out from the "
+                "first lead, the value and trump of the best expected stake)",
+                {"bid": expert_bid, "play": expert_play, "reveal": heuristic_reveal}, EXPERT,
+                id=6, hooks={"bid_mask": expert_bid_mask, "play_mask": expert_play_slot}),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = builtin_ids(BUILTINS)

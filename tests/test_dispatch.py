@@ -14,7 +14,7 @@ from cardsim.simulator.strategy import StrategyDef, builtin_ids
 # strategy when the registry grows. Changing a line here is changing what an id means.
 PINNED = {
     "fifty-six": {"random": 0, "evaluator": 1, "conventional": 2, "cautious": 3,
-                  "aggressive": 4, "tuned": 5},
+                  "aggressive": 4, "tuned": 5, "expert": 6},
     "hand-and-foot": {"random": 0, "early_melder": 1, "patient_builder": 2, "pile_taker": 3,
                       "waiting_melder": 4, "table_reader": 5},
     "contract-rummy": {"random": 0, "lay_down_at_once": 1, "hold_for_more": 2,
@@ -44,13 +44,16 @@ _IMPORTS_STRATEGIES = re.compile(r"^\s*(from|import)\s+cardsim\.strategies\b", r
 
 @pytest.mark.parametrize("game", sorted(PINNED))
 def test_kernels_name_no_heuristic(game):
-    """A kernel reaches its strategies only through the game's dispatch."""
+    """A kernel reaches its strategies only through the game's dispatch (a play-out module,
+    rollout.py, is the searching players' model of the rest of a deal, not the kernel: it
+    plays the heuristic itself)."""
     from cardsim.simulator.games import get_game
 
     adapter = get_game(game)
     folder = dispatchgen.target_path(dispatchgen.specs()[game]).parent
     for path in folder.glob("*.py"):
-        if path.name in ("__init__.py", "dispatch.py", "replay.py", "analysis.py", "cli.py"):
+        if path.name in ("__init__.py", "dispatch.py", "replay.py", "analysis.py", "cli.py",
+                         "rollout.py"):
             continue
         assert not _IMPORTS_STRATEGIES.search(path.read_text()), (
             f"{path.name} imports a strategy module: go through dispatch.py")

@@ -7,6 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
+import cardsim.strategies.fifty_six as S
+
 from cardsim.simulator.games.fifty_six import dispatch as D
 from cardsim.simulator.runner import RunSpec, Runner
 from cardsim.strategies.fifty_six import (
@@ -40,6 +42,8 @@ def test_every_builtin_declares_both_hooks_and_shares_them():
         assert set(d.hooks) == {"bid_mask", "play_mask"}, d.name
         if d.name == "random":
             assert d.hooks == {"bid_mask": random_bid_mask, "play_mask": random_play_slot}
+        elif d.name == "expert":  # the search: its own hooks
+            assert d.hooks == {"bid_mask": S.expert_bid_mask, "play_mask": S.expert_play_slot}
         else:  # one function per hook for every heuristic: one call site of _bid
             assert d.hooks == {"bid_mask": heuristic_bid_mask,
                                "play_mask": heuristic_play_slot}, d.name
