@@ -13,7 +13,8 @@ trick's start), as bridge solvers and Skat programs do it; what makes it fast fo
 - moves are ordered by what they do to the trick: a card that surely wins it for the side
   (the partner's trick: the most points on it; one's own: the cheapest winner), then cards
   whose trick is still open, then sure losers from the fewest points; leads: sure winners,
-  then low cards to a partner's master, then the rest from the lowest;
+  then low cards to a partner's master, then the rest from the lowest (ties between leads:
+  the ones that cut off most often so far, weighted by the cards left);
 - bounds before searching a trick's start (see ``_bounds``): the points in a side's top
   trumps are that side's whatever happens, and the leader can cash the masters of a suit as
   often as no opponent holding trumps runs out of it;
