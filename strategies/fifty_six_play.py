@@ -43,9 +43,14 @@ PLAY_PARAMS = (
           "jack, nine or master) when it costs no more points, telling partner not to lead "
           "it, and a low lead keeps off suits partner threw from; 0: the cheapest card",
           0, 1),
+    Param("to_play", 1.0, "1: a card is a sure winner when no opponent still to play in the "
+          "trick may beat it (a stronger unseen card from a seat not known void in the suit, "
+          "a ruff from a seat known void in it and not in trumps); any trump wins a ruff "
+          "when those seats are known void in trumps; 0: (the old test) a master against "
+          "every unseen card, whoever has played", 0, 1),
 )
 (P_WIN_MIN, P_TRUMP_MIN, P_FEED, P_DRAW_TRUMPS, P_REVEAL_MIN, P_VOIDS, P_OVERTAKE_MIN,
- P_COUNT_TRUMPS, P_SIGNALS) = range(len(PLAY_PARAMS))
+ P_COUNT_TRUMPS, P_SIGNALS, P_TO_PLAY) = range(len(PLAY_PARAMS))
 
 
 # ---------------------------------------------------------------- hand masks
@@ -219,10 +224,23 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
             return richest(pool, True)
         void = np.int64(0)
         opp = np.int64(0)
+        to_play = params[P_TO_PLAY] > 0.5
+        if to_play:  # the seats still to play and what they have shown decide
+            opp = _seats(public, my_team, False, np.int64(ntr))
+            if params[P_VOIDS] > 0.5:
+                void = shown_out(public)[0]
+            if not safe and feed and not _beatable(np.int64(wcard), out, opp, void, eff_t, True):
+                return richest(pool, True)
+            if pts >= params[P_OVERTAKE_MIN] \
+                    and _beatable(np.int64(wcard), out, opp, void, eff_t, False):
+                mine = _sure_winner(lm, wcard, out, opp, void, eff_t, True, True)
+                if mine >= 0:
+                    return mine
+            return _discard(lm, side, led, out, params)
         # what has been shown is read only where it may change the card: a richer one to
         # feed, or a sure winner to overtake with
         over = pts >= params[P_OVERTAKE_MIN] and _sure_winner(
-            lm, wcard, out, opp, void, eff_t, False) >= 0
+            lm, wcard, out, opp, void, eff_t, False, False) >= 0
         if not safe and (over or (feed and params[P_VOIDS] > 0.5
                                   and richest(pool, True) != cheapest(pool))):
             opp = _seats(public, my_team, False, np.int64(ntr))
@@ -231,7 +249,7 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
                 if feed and not _beatable(np.int64(wcard), out, opp, void, eff_t, True):
                     return richest(pool, True)
         if over and _beatable(np.int64(wcard), out, opp, void, eff_t, False):
-            mine = _sure_winner(lm, wcard, out, opp, void, eff_t, True)
+            mine = _sure_winner(lm, wcard, out, opp, void, eff_t, True, False)
             if mine >= 0:
                 return mine
         return _discard(lm, side, led, out, params)
@@ -241,6 +259,12 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
             best = np.int64(ctz(beat))
             if pts >= params[P_WIN_MIN] or STRENGTH[SLOT_CODE[best]] < 6:
                 return best
+        elif params[P_TO_PLAY] > 0.5:  # the cheapest card nobody still to play may beat
+            opp = _seats(public, my_team, False, np.int64(ntr))
+            void = shown_out(public)[0] if params[P_VOIDS] > 0.5 else np.int64(0)
+            c = _sure_winner(beat, wcard, out, opp, void, eff_t, True, True)
+            if c >= 0 and (pts >= params[P_WIN_MIN] or STRENGTH[SLOT_CODE[c]] < 6):
+                return c
         else:
             sure = masters(out, beat, wsuit)
             if sure != ZERO and (pts >= params[P_WIN_MIN]
@@ -253,11 +277,26 @@ def heuristic_play_mask(h, lm, public, priv, params, played, deck):
 
 
 @njit(cache=True)
-def _sure_winner(lm, wcard, out, opp, void, eff_t, check):
+def _sure_winner(lm, wcard, out, opp, void, eff_t, check, to_play):
     """Cheapest card of lm that wins the trick over ``wcard`` whatever the seats of ``opp``
-    still play (a master of wcard's suit no seat known void in it may ruff, if ``check``, or
-    a master trump when void in the led suit), or -1."""
+    still play, or -1. With ``to_play`` (``opp``: the opponents still to play in the trick):
+    the cheapest card of wcard's suit above it, or when void in that suit (no trump) of
+    trumps, that no seat of ``opp`` may beat (_beatable: a stronger unseen card from a seat
+    not known void in the suit, a ruff from a seat known void in it), so a low trump ruffs
+    when those seats are known void in trumps. Without (the old test): a master of wcard's
+    suit against every unseen card that no seat known void in it may ruff (if ``check``), or
+    a master trump when void in the led suit."""
     wsuit = np.int64(SUIT[wcard])
+    if to_play:
+        cand = lm & above(wcard)
+        if cand == ZERO and eff_t >= 0 and wsuit != eff_t and (lm & SUIT_MASK[wsuit]) == ZERO:
+            cand = lm & SUIT_MASK[eff_t]
+        while cand != ZERO:  # one suit: lower slots are weaker cards
+            c = np.int64(ctz(cand))
+            if not _beatable(np.int64(SLOT_CODE[c]), out, opp, void, eff_t, False):
+                return c
+            cand &= ~(ONE << uint64(c))
+        return np.int64(-1)
     sure = masters(out, lm & above(wcard), wsuit)
     if sure != ZERO:
         c = np.int64(ctz(sure))

@@ -34,10 +34,11 @@ def scan_shown_out(public, n_play, n_played, void, threw):
             threw[cs] |= 1 << seat
 
 
-def play(hand, tricks, me=0, trump="H", shown=True, contract_team=0, **params):
+def play(hand, tricks, me=0, trump="H", shown=True, contract_team=0, strategy="evaluator",
+         **params):
     """The card seat ``me`` (4 players, teams by seat parity) plays from ``hand`` after
     ``tricks``: lists of (seat, card) in play order, the last one the trick in progress
-    (empty when ``me`` leads)."""
+    (empty when ``me`` leads), with the parameters of ``strategy`` changed by ``params``."""
     public = np.zeros(V.PB_LEN, np.int16)
     public[[V.PB_SEATS, V.PB_ACTIVE_N, V.PB_NTEAMS]] = (4, 4, 2)
     public[V.PB_TEAM_OF:V.PB_TEAM_OF + 4] = (0, 1, 0, 1)
@@ -67,7 +68,7 @@ def play(hand, tricks, me=0, trump="H", shown=True, contract_team=0, **params):
     h = np.array([parse(c) for c in hand.split()], np.int8)
     follow = [now and c // 13 == now[0][1] // 13 for c in h]
     legal = np.array(follow if any(follow) else [True] * len(h), np.int8)
-    p = S.REGISTRY["evaluator"].param_vector(params, len(S.PARAMS))
+    p = S.REGISTRY[strategy].param_vector(params, len(S.PARAMS))
     i = S.heuristic_play(h, len(h), public, private, legal, p, np.zeros(2, np.uint64))
     return name(h[i])
 
