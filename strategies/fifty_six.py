@@ -25,12 +25,10 @@ from cardsim.simulator.games.fifty_six.view import (
 from cardsim.simulator.rng import below
 from cardsim.simulator.strategy import Param, StrategyDef, builtin_ids
 
-from cardsim.strategies.fifty_six_expert import (
-    array_masks, deck_of, index_of, params_of, search_bid, search_play,
-)
+from cardsim.strategies.fifty_six_expert import params_of, search_bid, search_play
 from cardsim.strategies.fifty_six_play import (
-    JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, hand_mask, heuristic_play, heuristic_play_mask,
-    heuristic_reveal, mask_points, pc, played_mask,
+    JACKS, NINES, PLAY_PARAMS, TOPS, ZERO, array_masks, deck_of, hand_mask, heuristic_play,
+    heuristic_play_mask, heuristic_reveal, index_of, mask_points, pc, played_mask,
 )
 
 

@@ -22,14 +22,14 @@ from cardsim.simulator.games.fifty_six.rollout import (
     play_card, play_out, players, start_play, views,
 )
 from cardsim.simulator.games.fifty_six.view import (
-    DECK_MASK_48, DECK_MASK_64, L_DOUBLE, L_MAX, L_MIN, L_REDOUBLE, PB_HIGH_BIDDER,
-    PB_TEAM_OF, PB_ACTIVE, PB_ACTIVE_N, PB_BID, PB_CONTRACT_TEAM, PB_HAND_N,
+    L_DOUBLE, L_MAX, L_MIN, L_REDOUBLE, PB_HIGH_BIDDER,
+    PB_TEAM_OF, PB_ACTIVE, PB_BID, PB_CONTRACT_TEAM, PB_HAND_N,
     PB_LEVEL, PB_PAY_LOSE, PB_PAY_WIN, PB_SEATS, PB_SHOWN_OUT, PB_TEAM_POINTS, PB_THANI,
     PB_TRICK_CARDS, PB_TRICK_N, PB_TRUMP, POINTS, PV_LEN, PV_SEAT, PV_TEAM, SLOT_CODE,
     SLOT_OF, TRUMP_HIDDEN,
 )
 from cardsim.simulator.strategy import Param
-from cardsim.strategies.fifty_six_play import heuristic_play_mask, unseen
+from cardsim.strategies.fifty_six_play import deck_of, heuristic_play_mask, unseen
 
 ZERO = uint64(0)
 ONE = uint64(1)
@@ -193,7 +193,6 @@ def search_bid(hm, public, priv, legal, params, rng, base):
     pub = public.copy()
     hands = np.empty(seats, np.uint64)
     privs = np.zeros((seats, PV_LEN), np.int16)
-    n_play = players(public)
     takes = np.zeros(k, np.int64)
     best_ev = params[base + P_BID_EDGE]
     best_v = np.int64(0)
@@ -223,37 +222,3 @@ def search_bid(hm, public, priv, legal, params, rng, base):
     if best_v == 0 and legal[L_DOUBLE] == 1:
         return np.int64(-1), np.int64(-1)
     return best_v, best_t
-
-
-# ---------------------------------------------------------------- the array interface
-
-@njit(cache=True)
-def array_masks(hand, n, legal):
-    """(hand, legal cards, deck) as slot masks from the array interface's arguments."""
-    h = ZERO
-    lm = ZERO
-    for i in range(n):
-        b = uint64(SLOT_OF[hand[i]])
-        b += (h >> b) & ONE
-        h |= ONE << b
-        if legal[i]:
-            lm |= ONE << b
-    return h, lm
-
-
-@njit(cache=True)
-def index_of(hand, n, slot):
-    """The position in ``hand`` of the card at ``slot`` (as array_masks numbered copies)."""
-    m = ZERO
-    for i in range(n):
-        b = uint64(SLOT_OF[hand[i]])
-        b += (m >> b) & ONE
-        m |= ONE << b
-        if np.int64(b) == slot:
-            return i
-    return -1
-
-
-@njit(cache=True, inline="always")
-def deck_of(public):
-    return DECK_MASK_64 if public[PB_ACTIVE_N] * 8 == 64 else DECK_MASK_48

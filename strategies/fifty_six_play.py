@@ -416,8 +416,9 @@ def played_mask(public):
 
 
 @njit(cache=True)
-def heuristic_play(hand, n, public, private, legal, params, rng):
-    """heuristic_play_mask behind the array interface (hand in any order)."""
+def array_masks(hand, n, legal):
+    """(hand, legal cards) as slot masks from the array interface's arguments (the second
+    copy of an identical card takes the pair's upper bit)."""
     h = ZERO
     lm = ZERO
     for i in range(n):
@@ -426,8 +427,13 @@ def heuristic_play(hand, n, public, private, legal, params, rng):
         h |= ONE << b
         if legal[i]:
             lm |= ONE << b
-    deck = DECK_MASK_64 if public[PB_ACTIVE_N] * 8 == 64 else DECK_MASK_48
-    slot = heuristic_play_mask(h, lm, public, private, params, played_mask(public), deck)
+    return h, lm
+
+
+@njit(cache=True)
+def index_of(hand, n, slot):
+    """The position in ``hand`` of the card at ``slot`` (copies numbered as array_masks
+    numbers them), or -1."""
     m = ZERO
     for i in range(n):
         b = uint64(SLOT_OF[hand[i]])
@@ -436,6 +442,21 @@ def heuristic_play(hand, n, public, private, legal, params, rng):
         if np.int64(b) == slot:
             return i
     return -1
+
+
+@njit(cache=True, inline="always")
+def deck_of(public):
+    """The deal's cards as a slot mask (48 or 64 cards)."""
+    return DECK_MASK_64 if public[PB_ACTIVE_N] * 8 == 64 else DECK_MASK_48
+
+
+@njit(cache=True)
+def heuristic_play(hand, n, public, private, legal, params, rng):
+    """heuristic_play_mask behind the array interface (hand in any order)."""
+    h, lm = array_masks(hand, n, legal)
+    slot = heuristic_play_mask(h, lm, public, private, params, played_mask(public),
+                               deck_of(public))
+    return index_of(hand, n, slot)
 
 
 @njit(cache=True)
