@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # simulator/*.py using Numba is listed); the others (cli, batch, sweep ...) are plain Python,
 # so editing them leaves every cache warm
 KERNEL_MODULES = ("bits.py", "cards.py", "constrained.py", "engine.py", "nrt.py", "rng.py",
-                  "tables.py", "track.py")
+                  "tables.py", "track.py", "determinize.py")
 
 # strategies/ modules that more than one game's strategies use (the rummy games' legal lists)
 SHARED_STRATEGIES = {"hand_and_foot": ("rummy_legal.py",), "contract_rummy": ("rummy_legal.py",)}

@@ -113,13 +113,13 @@ class GameAdapter(GameStrategies):
         kernel's tuple types never depend on the player count) and the padded parameter rows."""
         sids = np.full(slots, -1, np.int64)
         for t, d in enumerate(defs):
-            sids[t] = -1 if d.plugin else builtin_ids.get(d.name, -1)
+            sids[t] = -1 if d.plugin or d.pointer else builtin_ids.get(d.name, -1)
         arg_types = self.plugin_interface()[0].args
         fns = []
         for decision in decisions:
             per_slot = [d.decisions[decision] for d in defs]
             for f, d in zip(per_slot, defs):
-                if not d.plugin:
+                if not (d.plugin or d.pointer):
                     # compiled (or loaded) by argument types first, as a kernel calling a
                     # built-in directly caches it: turning it into a function pointer looks
                     # it up by the whole signature, a second cache entry that a cold run never

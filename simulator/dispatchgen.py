@@ -4,10 +4,10 @@ A kernel asks its strategies through one module, the game's ``dispatch.py``, gen
 from the game's ``DispatchSpec`` (declared beside its decision signature) and its registry of
 built-ins: for every decision a ``decide_<decision>(sid, fn, ...)`` that calls a built-in
 directly by its pinned id (no function pointer, no reference counting per call) and anything
-else (a plug-in, ``sid < 0``) through its pointer ``fn``; for every kernel fast path a
-``hook_<name>(sid, ...)`` that calls the built-in's hook or returns the spec's default. So a
-kernel imports the game's view and its dispatch and never a named heuristic, and a new
-built-in is one registry entry and a rerun of::
+else (a plug-in, or a built-in marked ``pointer``: ``sid < 0``) through its pointer ``fn``;
+for every kernel fast path a ``hook_<name>(sid, ...)`` that calls the built-in's hook or
+returns the spec's default. So a kernel imports the game's view and its dispatch and never a
+named heuristic, and a new built-in is one registry entry and a rerun of::
 
     python -m cardsim.simulator.dispatchgen          # every registered game
     python -m cardsim.simulator.dispatchgen --check  # exit 1 if a dispatch file is stale
@@ -84,7 +84,8 @@ def generate(spec: DispatchSpec) -> str:
     bodies = []
     for e in spec.entries:
         groups: dict[object, list[int]] = {}  # function -> the ids that use it, in id order
-        for d in sorted(builtins, key=lambda d: ids[d.name]):
+        direct = [d for d in builtins if not d.pointer]
+        for d in sorted(direct, key=lambda d: ids[d.name]):
             f = (d.hooks if e.hook else d.decisions).get(e.name)
             if f is None:
                 if not e.hook:
@@ -113,7 +114,7 @@ def generate(spec: DispatchSpec) -> str:
             module, name = _where(f)
             imports.setdefault(module, set()).add(name)
             calls.append((members, f"{name}({args})"))
-        covers_all = sum(len(m) for m, _ in calls) == len(builtins)
+        covers_all = sum(len(m) for m, _ in calls) == len(direct)
         if calls:
             lines.append("    if sid < 0:")
             lines.append(f"        return {fallback}")

@@ -29,6 +29,10 @@ class StrategyDef:
     params: tuple[Param, ...] = ()
     peeks: bool = False  # sees hidden information (must say so in its name)
     plugin: bool = False  # loaded from a user's file: called through function pointers
+    # a built-in called through function pointers as a plug-in is, left out of the kernels'
+    # dispatch: a kernel then never compiles it, so only a run that uses it pays its compile
+    # (a search player's is a minute or more); its hooks are never called
+    pointer: bool = False
     # A built-in's id, pinned: the kernels' dispatch (simulator/dispatchgen.py) and saved
     # tables' run.json keep meaning the same strategy when built-ins are added or reordered.
     id: int | None = None

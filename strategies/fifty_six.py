@@ -453,24 +453,13 @@ def expert_play(hand, n, public, private, legal, params, rng):
 
 
 @njit(cache=True)
-def expert_bid_mask(sid, hm, public, priv, legal, params, rng):
-    """A bid by simulation (search_bid), or tuned's call where the search leaves it."""
-    v, t = search_bid(hm, public, priv, legal, params, rng, EXPERT_BASE)
-    if v < 0:
-        return _bid(hm, public, priv, legal, params, np.bool_(False))
-    return PASS if v == 0 else bid_code(v, t, _honest_form(hm, t))
-
-
-@njit(cache=True)
 def expert_bid(hand, n, public, private, legal, params, rng):
-    """expert_bid_mask behind the array interface."""
-    return expert_bid_mask(0, hand_mask(hand, n), public, private, legal, params, rng)
-
-
-@njit(cache=True)
-def expert_play_slot(h, lm, public, priv, params, played, deck, rng):
-    """search_play on the hand masks (a slot)."""
-    return search_play(h, lm, public, priv, params, played, deck, rng, EXPERT_BASE)
+    """A bid by simulation (search_bid), or tuned's call where the search leaves it."""
+    hm = hand_mask(hand, n)
+    v, t = search_bid(hm, public, private, legal, params, rng, EXPERT_BASE)
+    if v < 0:
+        return _bid(hm, public, private, legal, params, np.bool_(False))
+    return PASS if v == 0 else bid_code(v, t, _honest_form(hm, t))
 
 
 _HEURISTIC_PLAY = {"play": heuristic_play, "reveal": heuristic_reveal}
@@ -516,7 +505,7 @@ BUILTINS = (
                 "as tuned (bid_samples > 0: by simulation, each trump played out from the "
                 "first lead, the value and trump of the best expected stake)",
                 {"bid": expert_bid, "play": expert_play, "reveal": heuristic_reveal}, EXPERT,
-                id=6, hooks={"bid_mask": expert_bid_mask, "play_mask": expert_play_slot}),
+                id=6, pointer=True),
 )
 REGISTRY = {d.name: d for d in BUILTINS}
 BUILTIN_IDS = builtin_ids(BUILTINS)

@@ -7,8 +7,6 @@ import dataclasses
 import numpy as np
 import pytest
 
-import cardsim.strategies.fifty_six as S
-
 from cardsim.simulator.games.fifty_six import dispatch as D
 from cardsim.simulator.runner import RunSpec, Runner
 from cardsim.strategies.fifty_six import (
@@ -39,11 +37,12 @@ def _tables(strategies, rules, registry=None, count=150):
 
 def test_every_builtin_declares_both_hooks_and_shares_them():
     for d in BUILTINS:
+        if d.name == "expert":  # the search: through pointers, so kernels never compile it
+            assert d.pointer and not d.hooks
+            continue
         assert set(d.hooks) == {"bid_mask", "play_mask"}, d.name
         if d.name == "random":
             assert d.hooks == {"bid_mask": random_bid_mask, "play_mask": random_play_slot}
-        elif d.name == "expert":  # the search: its own hooks
-            assert d.hooks == {"bid_mask": S.expert_bid_mask, "play_mask": S.expert_play_slot}
         else:  # one function per hook for every heuristic: one call site of _bid
             assert d.hooks == {"bid_mask": heuristic_bid_mask,
                                "play_mask": heuristic_play_slot}, d.name
@@ -51,7 +50,7 @@ def test_every_builtin_declares_both_hooks_and_shares_them():
 
 
 @pytest.mark.parametrize("rules", RULES, ids=("open", "hidden"))
-@pytest.mark.parametrize("name", [d.name for d in BUILTINS])
+@pytest.mark.parametrize("name", [d.name for d in BUILTINS if not d.pointer])
 def test_hooks_decide_as_the_array_interface(name, rules):
     """Whole games of the built-in against the same strategy asked through its pointers, on
     the same deals: byte-identical tables."""

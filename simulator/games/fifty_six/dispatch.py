@@ -5,9 +5,8 @@ Built-in ids: random 0, evaluator 1, conventional 2, cautious 3, aggressive 4, t
 from numba import njit
 
 from cardsim.strategies.fifty_six import (
-    conventional_bid, evaluator_bid, expert_bid, expert_bid_mask, expert_play,
-    expert_play_slot, heuristic_bid_mask, heuristic_play_slot, random_bid, random_bid_mask,
-    random_play, random_play_slot, random_reveal,
+    conventional_bid, evaluator_bid, heuristic_bid_mask, heuristic_play_slot, random_bid,
+    random_bid_mask, random_play, random_play_slot, random_reveal,
 )
 from cardsim.strategies.fifty_six_play import heuristic_play, heuristic_reveal
 
@@ -22,9 +21,7 @@ def decide_bid(sid, fn, hand, n, public, private, legal, params, rng):
         return random_bid(hand, n, public, private, legal, params, rng)
     if sid == 1 or 3 <= sid <= 5:
         return evaluator_bid(hand, n, public, private, legal, params, rng)
-    if sid == 2:
-        return conventional_bid(hand, n, public, private, legal, params, rng)
-    return expert_bid(hand, n, public, private, legal, params, rng)
+    return conventional_bid(hand, n, public, private, legal, params, rng)
 
 
 @njit(cache=True)
@@ -35,9 +32,7 @@ def decide_play(sid, fn, hand, n, public, private, legal, params, rng):
         return fn(hand, n, public, private, legal, params, rng)
     if sid == 0:
         return random_play(hand, n, public, private, legal, params, rng)
-    if 1 <= sid <= 5:
-        return heuristic_play(hand, n, public, private, legal, params, rng)
-    return expert_play(hand, n, public, private, legal, params, rng)
+    return heuristic_play(hand, n, public, private, legal, params, rng)
 
 
 @njit(cache=True)
@@ -58,9 +53,7 @@ def hook_bid_mask(sid, hm, public, priv, legal, params, rng):
         return -1
     if sid == 0:
         return random_bid_mask(sid, hm, public, priv, legal, params, rng)
-    if 1 <= sid <= 5:
-        return heuristic_bid_mask(sid, hm, public, priv, legal, params, rng)
-    return expert_bid_mask(sid, hm, public, priv, legal, params, rng)
+    return heuristic_bid_mask(sid, hm, public, priv, legal, params, rng)
 
 
 @njit(cache=True, inline="always")
@@ -70,6 +63,4 @@ def hook_play_mask(sid, h, lm, public, priv, params, played, deck, rng):
         return -1
     if sid == 0:
         return random_play_slot(h, lm, public, priv, params, played, deck, rng)
-    if 1 <= sid <= 5:
-        return heuristic_play_slot(h, lm, public, priv, params, played, deck, rng)
-    return expert_play_slot(h, lm, public, priv, params, played, deck, rng)
+    return heuristic_play_slot(h, lm, public, priv, params, played, deck, rng)
