@@ -158,7 +158,7 @@ def test_rating_intervals_cover_the_true_strengths():
 
 def test_ladder_ranks_every_built_in_by_default(tmp_path):
     out = tmp_path / "l"
-    p = subprocess.run(CLI + ["ladder", "fifty-six", "--games", "60", "--seed", "5",
+    p = subprocess.run(CLI + ["ladder", "fifty-six", "--games", "6", "--seed", "5",
                               "--out", str(out)], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     info = json.loads((out / "compare.json").read_text())
