@@ -80,6 +80,10 @@ def generate(spec: DispatchSpec) -> str:
 
     builtins = import_module(spec.registry).BUILTINS
     ids = builtin_ids(builtins)
+    for d in builtins:
+        if d.pointer and d.hooks:  # a pointer built-in is never in the dispatch, hooks included
+            raise ValueError(f"built-in {d.name!r} is called through pointers, so its hooks "
+                             f"{sorted(d.hooks)} would be ignored: drop them or the pointer flag")
     imports: dict[str, set[str]] = {}
     bodies = []
     for e in spec.entries:

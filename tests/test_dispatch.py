@@ -145,3 +145,23 @@ def test_a_dispatched_function_must_be_importable_by_name(tmp_path, monkeypatch)
             dispatchgen.generate(spec)
     finally:
         sys.modules.pop("reg_bad", None)
+
+
+def test_a_pointer_builtin_with_hooks_is_refused(tmp_path, monkeypatch):
+    """A pointer built-in never enters the generated dispatch, so hooks it declares would be
+    silently skipped: generation refuses the pair."""
+    registry = _REGISTRY.replace(
+        'StrategyDef("d", "", {"go": second}, id=7, hooks={"quick": fast}),',
+        'StrategyDef("d", "", {"go": second}, id=7, hooks={"quick": fast}, pointer=True),')
+    assert registry != _REGISTRY
+    (tmp_path / "reg_ptr.py").write_text(registry)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = dispatchgen.DispatchSpec("reg_ptr", "reg_ptr_dispatch", (
+        dispatchgen.Entry("go", ("x", "y")),
+        dispatchgen.Entry("quick", ("x",), hook=True, default="-1"),
+    ))
+    try:
+        with pytest.raises(ValueError, match=r"'d' is called through pointers.*\['quick'\]"):
+            dispatchgen.generate(spec)
+    finally:
+        sys.modules.pop("reg_ptr", None)
