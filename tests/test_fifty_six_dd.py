@@ -73,15 +73,22 @@ def test_trumps_unbroken_keep_a_trump_lead_out():
     assert _solve(hands, S, broken=0) == _solve(hands, S, broken=1) == 5
 
 
-@pytest.mark.parametrize("players", [4, 6, 8])
-def test_the_solver_equals_exhaustive_search_on_random_endings(players):
-    rng = np.random.default_rng(players)
-    table = dd.new_table(players, 12)
-    for i in range(400):
+def _random_endings(seed, players, n):
+    """``n`` random endings of 1 to 3 tricks (1 or 2 for 6 and 8 players), every trump, a
+    trick started or not, trumps broken or not: (tricks, trump, the ending's tuple)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
         tricks = int(rng.integers(1, 4 if players == 4 else 3))
         trump = int(rng.integers(-1, 4))
-        hands, nxt, side, leader, trick, br = dd.random_ending(
-            rng, players, tricks, trump, int(rng.integers(2)), int(rng.integers(players)))
+        yield tricks, trump, dd.random_ending(rng, players, tricks, trump, int(rng.integers(2)),
+                                              int(rng.integers(players)))
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_solver_equals_exhaustive_search_on_random_endings(players):
+    table = dd.new_table(players, 12)
+    for i, (tricks, trump, ending) in enumerate(_random_endings(players, players, 400)):
+        hands, nxt, side, leader, trick, br = ending
         for a in table:
             a[:] = 0
         got = dd.solve(hands, nxt, side, trump, leader, trick, br, *table)
@@ -135,3 +142,54 @@ def test_the_bounds_hold_the_value_on_random_endings(players):
         lo, hi = dd._bounds(hands, nxt, side, players, leader, trump, br, all_cards,
                             remaining, sure, rr)
         assert lo <= dd.plain(hands, nxt, side, trump, leader, trick, br) <= hi
+
+
+def _makes(hands, trump, target, leader=0, trick=(), broken=1):
+    n = len(hands)
+    nxt = np.array([(s + 1) % n for s in range(n)], np.int64)
+    side = np.array([s % 2 == 0 for s in range(n)], np.int64)
+    t = np.full(8, -1, np.int64)
+    for i, name in enumerate(trick):
+        t[i] = V.SLOT_OF[parse(name)]
+    return dd.makes(hands, nxt, side, trump, leader, t, broken, target, *dd.new_table(n, 12))
+
+
+def test_makes_answers_the_hand_made_endings():
+    hands = _hands("9H", "JH", "QS", "AH")
+    assert _makes(hands, S, 6) and not _makes(hands, S, 7)  # the ruff takes all six
+    assert _makes(hands, NT, 0) and not _makes(hands, NT, 1)  # the jack wins for the defence
+    hands = _hands("", "JD", "QC", "AD")
+    assert _makes(hands, C, 5, trick=("10D",)) and not _makes(hands, C, 6, trick=("10D",))
+    assert not _makes(hands, NT, 1, trick=("10D",))
+    hands = _hands("JS QH", "9S 9H", "KS AH", "QS 10H")
+    assert _makes(hands, S, 5, broken=0) and not _makes(hands, S, 6, broken=0)
+    hands = _hands("9S 10H KC 10C", "10S 9H JC JC", "9H KD QC AC", "QS QS KS KS")
+    assert _makes(hands, S, 4, leader=1) and not _makes(hands, S, 5, leader=1)
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_makes_agrees_with_exhaustive_search_at_the_value_and_either_side(players):
+    rng = np.random.default_rng(300 + players)
+    table = dd.new_table(players, 12)
+    for i, (tricks, trump, ending) in enumerate(_random_endings(200 + players, players, 150)):
+        hands, nxt, side, leader, trick, br = ending
+        want = dd.plain(hands, nxt, side, trump, leader, trick, br)
+        for target in (want - 1, want, want + 1, int(rng.integers(0, 30))):
+            for a in table:
+                a[:] = 0
+            got = dd.makes(hands, nxt, side, trump, leader, trick, br, target, *table)
+            assert got == (want >= target), (i, tricks, trump, target, want)
+
+
+def test_makes_and_solve_share_a_table_on_longer_endings():
+    # the table kept between the targets of one position (and solve's probes) changes nothing
+    rng = np.random.default_rng(31)
+    for _ in range(6):
+        trump = int(rng.integers(-1, 4))
+        hands, nxt, side, leader, trick, br = dd.random_ending(rng, 4, 6, trump, 1)
+        table = dd.new_table(4, 14)
+        v = dd.solve(hands, nxt, side, trump, leader, trick, br, *dd.new_table(4, 14))
+        for target in (v + 1, v, v - 3, v + 4, v - 1):
+            assert dd.makes(hands, nxt, side, trump, leader, trick, br, target,
+                            *table) == (v >= target)
+        assert dd.solve(hands, nxt, side, trump, leader, trick, br, *table) == v

@@ -24,7 +24,13 @@ The trump is open (double dummy: every card is known, so is the trump); a hidden
 do not apply. ``no_trump_lead_until_broken`` does. Thani is not solved here.
 
     tt = new_table(players)
-    best = solve(hands, nxt, side, trump, leader, trick, broken, tt)
+    best = solve(hands, nxt, side, trump, leader, trick, broken, *tt)
+    ok = makes(hands, nxt, side, trump, leader, trick, broken, target, *tt)  # best >= target
+
+``makes`` is one null-window search (does the declaring side take ``target`` points?), a
+fraction of ``solve``'s cost: ``solve`` bisects the value's range with such searches, the
+table keeping their bounds (and each trick start's best lead, by its place in the suit) from
+one to the next.
 
 ``hands``: uint64 slot masks per seat (empty for seats not playing); ``nxt``: the seat after
 each seat in turn order; ``side``: 1 for the declaring side's seats; ``trick``: the slots
@@ -66,7 +72,7 @@ def new_table(players: int, bits: int = TT_BITS):
     position had in play: buckets of two entries keep the larger). ``players`` is kept for
     the callers' sake: the key covers every seat."""
     n = 1 << max(bits, 1)
-    return (np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros((n, 2), np.int16),
+    return (np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros((n, 3), np.int16),
             np.zeros(n, np.int8))
 
 
@@ -400,7 +406,7 @@ MAX_DEPTH = 72  # one level per card still to play, and one for the end
 
 
 @njit(cache=True)
-def _tt_store(keys, tt_hands, tt_bounds, tt_used, at, h, h2, lo, hi, depth):
+def _tt_store(keys, tt_hands, tt_bounds, tt_used, at, h, h2, lo, hi, depth, move):
     """Into the bucket of ``at`` (two entries): the entry of the same position, else an
     empty one, else the one that stood for fewer cards."""
     b = at ^ 1
@@ -416,7 +422,35 @@ def _tt_store(keys, tt_hands, tt_bounds, tt_used, at, h, h2, lo, hi, depth):
     tt_hands[e] = h2
     tt_bounds[e, 0] = lo
     tt_bounds[e, 1] = hi
+    tt_bounds[e, 2] = move
     tt_used[e] = depth
+
+
+@njit(cache=True)
+def _move_code(all_cards, slot):
+    """A lead as the key sees it: 1 + its suit * 16 + the cards of that suit in play above it
+    (positions sharing a key lead the same card by the same code; 0: none)."""
+    if slot < 0:
+        return 0
+    su = slot >> 4
+    above = all_cards & SUIT_MASK[su] & ~(((ONE << np.uint64(slot)) << ONE) - ONE)
+    return 1 + su * 16 + _count(above)
+
+
+@njit(cache=True)
+def _code_slot(all_cards, code):
+    """The slot of a ``_move_code`` in this position, -1 when there is none."""
+    if code <= 0:
+        return -1
+    su = (code - 1) >> 4
+    x = all_cards & SUIT_MASK[su]
+    for _ in range((code - 1) & 15):
+        if x == ZERO:
+            return -1
+        x ^= ONE << np.uint64(_msb(x))
+    if x == ZERO:
+        return -1
+    return _msb(x)
 
 
 @njit(cache=True)
@@ -452,6 +486,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
     f_depth = np.zeros(D, np.int64)
     f_lo = np.zeros(D, np.int64)  # the bounds known on entering (0, remaining: none)
     f_hi = np.zeros(D, np.int64)
+    f_bm = np.zeros(D, np.int64)  # the move that gave the node's best value so far
+    f_all = np.zeros(D, np.uint64)  # the cards in play at a trick's start
     d = 0
     f_leader[0], f_t[0], f_k[0], f_broken[0] = leader0, 0, k0, broken0
     f_alpha[0], f_beta[0], f_gain[0] = alpha0, beta0, 0
@@ -464,6 +500,8 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
             t, k, leader = f_t[d], f_k[d], f_leader[d]
             alpha, beta = f_alpha[d], f_beta[d]
             state = NEXT
+            ttm = 0
+            all_cards = ZERO
             if k == 0:
                 all_cards = ZERO
                 for s in range(nseat):
@@ -495,10 +533,13 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                 h, h2 = _position_key(hands, all_cards, leader, f_broken[d])
                 at = np.int64(h & mask_bits)
                 lo, hi = 0, remaining
+                ttm = 0
                 for e in (at, at ^ 1):
                     if tt_used[e] != 0 and keys[e] == h and tt_hands[e] == h2:
                         lo, hi = np.int64(tt_bounds[e, 0]), np.int64(tt_bounds[e, 1])
+                        ttm = np.int64(tt_bounds[e, 2])
                         break
+                f_all[d] = all_cards
                 f_h[d], f_h2[d], f_at[d], f_depth[d] = h, h2, at, cards + 1
                 stats[4] += 1
                 if lo == hi or lo >= beta:
@@ -528,9 +569,21 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
             f_alpha0[d], f_beta0[d] = alpha, beta
             seat = leader if k == 0 else nxt[tseats[t, k - 1]]
             f_seat[d] = seat
-            f_n[d] = _moves(hands, seat, nxt, side, n_act, k, tslots[t], tseats[t], trump,
-                            f_broken[d], moves[d], scores, tmp, hist)
+            nm = _moves(hands, seat, nxt, side, n_act, k, tslots[t], tseats[t], trump,
+                        f_broken[d], moves[d], scores, tmp, hist)
+            if k == 0 and ttm > 0 and nm > 1:  # the table's best lead first
+                want = _code_slot(all_cards, ttm)
+                if want >= 0:
+                    for i in range(nm):
+                        if (moves[d, i] >> 1) == (want >> 1):
+                            mv = moves[d, i]
+                            for j in range(i, 0, -1):
+                                moves[d, j] = moves[d, j - 1]
+                            moves[d, 0] = mv
+                            break
+            f_n[d] = nm
             f_i[d] = 0
+            f_bm[d] = -1
             f_best[d] = -1 if side[seat] == 1 else BIG
         elif state == NEXT:
             if f_i[d] < f_n[d] and f_alpha[d] < f_beta[d]:
@@ -581,7 +634,7 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
                     else:
                         lo, hi = best, best
                     _tt_store(keys, tt_hands, tt_bounds, tt_used, f_at[d], f_h[d], f_h2[d],
-                              lo, hi, f_depth[d])
+                              lo, hi, f_depth[d], _move_code(f_all[d], f_bm[d]))
                 ret = best
                 state = RETURN
         else:  # RETURN: the value of node d goes to its parent
@@ -594,19 +647,22 @@ def _search(hands, nxt, side, n_act, trump, leader0, k0, tslots, tseats, broken0
             if side[f_seat[d]] == 1:
                 if v > f_best[d]:
                     f_best[d] = v
+                    f_bm[d] = slot
                 if f_best[d] > f_alpha[d]:
                     f_alpha[d] = f_best[d]
             else:
                 if v < f_best[d]:
                     f_best[d] = v
+                    f_bm[d] = slot
                 if f_best[d] < f_beta[d]:
                     f_beta[d] = f_best[d]
             state = NEXT
 
 
 @njit(cache=True)
-def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used,
-           stats):
+def _setup(hands, nxt, leader, trick):
+    """The players in turn, the trick rows of the search (the current trick's cards in row 0),
+    how many cards that trick has, and every point still to be won (its cards included)."""
     n_act = 1
     s = nxt[leader]
     while s != leader:
@@ -621,16 +677,21 @@ def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bo
         tseats[0, k] = s
         s = nxt[s]
         k += 1
+    total = 0
+    for j in range(k):
+        total += SLOT_POINTS[tslots[0, j]]
+    for s in range(hands.shape[0]):
+        total += _points(hands[s])
+    return n_act, tslots, tseats, k, total
+
+
+@njit(cache=True)
+def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used,
+           stats):
+    n_act, tslots, tseats, k, hi = _setup(hands, nxt, leader, trick)
     # null-window searches bisect the value's range; each leaves true bounds in the
     # table (keyed by hands, leader and broken: a new trump or side needs a new table)
-    lo, hi = 0, 0
-    for j in range(k):
-        hi += SLOT_POINTS[tslots[0, j]]
-    for s in range(hands.shape[0]):
-        x = hands[s]
-        while x != ZERO:
-            hi += SLOT_POINTS[_ctz(x)]
-            x &= x - ONE
+    lo = 0
     work = hands.copy()
     hist = np.zeros((hands.shape[0], 64), np.int64)
     while lo < hi:
@@ -646,6 +707,21 @@ def _solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bo
 
 
 @njit(cache=True)
+def _makes(hands, nxt, side, trump, leader, trick, broken, target, keys, tt_hands, tt_bounds,
+           tt_used, stats):
+    n_act, tslots, tseats, k, total = _setup(hands, nxt, leader, trick)
+    if target <= 0:
+        return True
+    if target > total:
+        return False
+    hist = np.zeros((hands.shape[0], 64), np.int64)
+    g = _search(hands.copy(), nxt, side, n_act, trump, leader, k, tslots, tseats, broken,
+                target - 1, target, keys, tt_hands, tt_bounds, tt_used, stats, hist)
+    stats[1] += 1
+    return g >= target
+
+
+@njit(cache=True)
 def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bounds, tt_used):
     """The most points the declaring side (``side[s] == 1``) takes from this position with
     every hand open, the current trick's cards included (see the module's text). The table's
@@ -654,11 +730,29 @@ def solve(hands, nxt, side, trump, leader, trick, broken, keys, tt_hands, tt_bou
                   tt_used, np.zeros(16, np.int64))
 
 
+@njit(cache=True)
+def makes(hands, nxt, side, trump, leader, trick, broken, target, keys, tt_hands, tt_bounds,
+          tt_used):
+    """Whether the declaring side takes at least ``target`` points from this position, both
+    sides playing their best (``solve(...) >= target``, the current trick's cards included),
+    by one null-window search. ``solve``'s inputs, the target after ``broken``; the table can
+    be shared with ``solve`` and between targets of one position (its entries are bounds)."""
+    return _makes(hands, nxt, side, trump, leader, trick, broken, target, keys, tt_hands,
+                  tt_bounds, tt_used, np.zeros(16, np.int64))
+
+
 def solve_stats(hands, nxt, side, trump, leader, trick, broken, *tt):
     """``solve``'s answer, with the nodes it entered and the null-window probes it made."""
     stats = np.zeros(16, np.int64)
     v = _solve(hands, nxt, side, trump, leader, trick, broken, *tt, stats)
     return v, int(stats[0]), int(stats[1]), stats
+
+
+def makes_stats(hands, nxt, side, trump, leader, trick, broken, target, *tt):
+    """``makes``'s answer, with the nodes it entered."""
+    stats = np.zeros(16, np.int64)
+    v = _makes(hands, nxt, side, trump, leader, trick, broken, target, *tt, stats)
+    return bool(v), int(stats[0]), stats
 
 
 # ---------------------------------------------------------------- the plain reference
