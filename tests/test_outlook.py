@@ -17,7 +17,7 @@ from cardsim.simulator.positionfile import dumps
 
 CLI = [sys.executable, "-m", "cardsim"]
 # (game, game index, decision): a card play, a discard, a discard
-CASES = {"fifty-six": (3, 14), "contract-rummy": (3, 11), "hand-and-foot": (3, 8)}
+CASES = {"fifty-six": (3, 15), "contract-rummy": (3, 11), "hand-and-foot": (3, 8)}
 
 
 def _pos(name_, index, k):
