@@ -14,7 +14,7 @@ bid, the same deals for both players.
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +23,9 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from studylib import ROOT, emit, ensure, header, section, shown  # noqa: E402
 
+from cardsim.analysis.stats import mean_ci, wilson  # noqa: E402
+from cardsim.simulator.games.fifty_six.analysis import pool_sparse  # noqa: E402
+
 CONTRACT = ["bidder", "bid", "trump", "double_level", "bidding_team"]
 
 
@@ -30,45 +33,18 @@ def deals_of(folder: Path) -> pl.DataFrame:
     return pl.read_parquet(sorted(folder.glob("deals-*.parquet"))).sort("game_index")
 
 
-def paired(a: pl.Series, b: pl.Series) -> tuple[float, float, float]:
-    """Mean of b - a with its normal 95% interval."""
-    d = (b.cast(pl.Float64) - a.cast(pl.Float64)).to_numpy()
-    m = float(d.mean())
-    h = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
-    return m, m - h, m + h
-
-
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    p, z = k / n, 1.96
-    c = (p + z * z / (2 * n)) / (1 + z * z / n)
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, c - h, c + h
-
-
-def cell(v: tuple[float, float, float], scale: float = 100.0, digits: int = 1) -> str:
-    x, lo, hi = (scale * t for t in v)
-    return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+def cell(v, lo, hi, scale: float = 100.0, digits: int = 1) -> str:
+    return f"{v * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
 
 
 def groups(t: pl.DataFrame, min_n: int) -> list[tuple[str, pl.DataFrame]]:
-    """Per bid value, neighbouring values with fewer than min_n contracts pooled."""
-    out, lo, acc = [], None, []
-    for v in sorted(t["bid"].unique().to_list()):
-        acc.append(v)
-        lo = v if lo is None else lo
-        part = t.filter(pl.col("bid").is_in(acc))
-        if part.height >= min_n:
-            out.append((str(v) if lo == v else f"{lo}-{v}", part))
-            lo, acc = None, []
-    if acc:  # a small tail joins the last row
-        part = t.filter(pl.col("bid").is_in(acc))
-        if out:
-            name, prev = out.pop()
-            out.append((f"{name.split('-')[0]}-{acc[-1]}", pl.concat([prev, part])))
-        else:
-            out.append((f"{lo}-{acc[-1]}", part))
+    """Per bid value, neighbouring values with fewer than min_n contracts pooled (the rule of
+    the auction study's tables, pool_sparse)."""
+    counts = t.group_by("bid").agg(pl.len().alias("n"), pl.col("made_t").sum().alias("made"))
+    out = []
+    for label in pool_sparse(counts, "bid", min_n)["bid"]:
+        lo, _, hi = label.partition("-")
+        out.append((label, t.filter(pl.col("bid").is_between(int(lo), int(hi or lo)))))
     return out
 
 
@@ -76,9 +52,12 @@ def level_rows(pair: pl.DataFrame, label: str | None = None) -> dict:
     n = pair.height
     row = {} if label is None else {"bid": label}
     row["n"] = n
-    row["tuned made %"] = cell(wilson(int(pair["made_t"].sum()), n))
-    row["expert made %"] = cell(wilson(int(pair["made_e"].sum()), n))
-    row["expert − tuned, points"] = cell(paired(pair["made_t"], pair["made_e"]))
+    for who in ("t", "e"):
+        k = int(pair[f"made_{who}"].sum())
+        row[f"{'tuned' if who == 't' else 'expert'} made %"] = cell(k / n, *wilson(k, n))
+    diff = pair.select((pl.col("made_e").cast(pl.Float64) - pl.col("made_t").cast(pl.Float64))
+                       .alias("d")).select(mean_ci("d", "d")).row(0)
+    row["expert − tuned, points"] = cell(*diff)
     row["team points, tuned → expert"] = (
         f"{pair['pts_t'].mean():.1f} → {pair['pts_e'].mean():.1f}")
     return row
@@ -119,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
         cmds[who] = ensure(["run", "fifty-six", "--deals", str(a.deals), "--seed", str(a.seed),
                             "--strategy", spec, *threads], folder, a.fresh)
         runs[who] = folder
-    info = __import__("json").loads((runs["expert"] / "run.json").read_text())
+    info = json.loads((runs["expert"] / "run.json").read_text())
     pair = joined(deals_of(runs["tuned"]), deals_of(runs["expert"]))
     rows = [level_rows(part, label) for label, part in groups(pair, a.min_n)]
     rows.append(level_rows(pair, "all"))
