@@ -1,6 +1,8 @@
 """The defects a review of `tuned`'s replays found (issue 29, item 1), each as a hand-made
 position taken from the replay named in its test: the card or call `tuned` gives now, and
 (through the parameter whose old value restores the old logic) the one it gave before."""
+from tests.helpers_fifty_six import play_deal
+from tests.test_fifty_six_heuristics import calls_of, hands_with
 from tests.test_fifty_six_play import play
 
 # `cardsim replay fifty-six --mode deals --seed 5 --game-index 31`: seat 2 declares 32 in
@@ -44,15 +46,11 @@ def test_a_card_is_sure_when_the_stronger_unseen_one_is_not_with_a_seat_to_play(
     assert tuned(hand, tricks) == "QS"
 
 
-
 def test_the_trump_is_the_suit_holding_its_jack_not_its_nine():
     """`cardsim replay fifty-six --mode deals --seed 5 --game-index 3`: the opener holds four
     spades with the nine and four hearts with the jack. Both counted one top, and the tie went
     to the suit with fewer points (spades): 28 in spades went down 27-29. The jack is the
     trump nothing beats, so hearts it is; w_trump_jack=0 restores the old choice."""
-    from tests.helpers_fifty_six import play_deal
-    from tests.test_fifty_six_heuristics import calls_of, hands_with
-
     hand = "JC 10H 9S JD KH 10C 9C 10S KS 10H QS JH"
     for spec, trump in (("tuned", "H"), ("tuned:w_trump_jack=0", "S")):
         first = calls_of(play_deal(hands_with(seat0=hand), strategies=[spec])[0])[0]
